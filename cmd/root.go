@@ -62,9 +62,7 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: exitUsageEnv, err: fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
-	})
+	root.SetFlagErrorFunc(flagError)
 	addColorFlag(root)
 	if sub, ok := soleCommand(args); ok {
 		root.AddCommand(sub.new())

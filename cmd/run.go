@@ -432,7 +432,7 @@ func humanNotes(w io.Writer) func(engine.Note) {
 		case "emit":
 			fmt.Fprintf(w, "  emit %s\n", n.Text)
 		case "on_error", "timeout", "decider":
-			fmt.Fprintf(w, "  %s\n", n.Text)
+			fmt.Fprintf(w, "  %s\n", noteLine(n))
 		case "job":
 			if n.Error != "" {
 				fmt.Fprintf(w, "  %s: %s\n", n.Text, oneLine(n.Error))
@@ -441,6 +441,22 @@ func humanNotes(w io.Writer) func(engine.Note) {
 			}
 		}
 	}
+}
+
+// noteLine is an on_error, timeout or decider note as one line: its text
+// and, unless it is a move (an on_error redirect, whose call's failure is
+// printed above it), its error; a note with only an error (a timeout that
+// never arms or fires) is that error.
+func noteLine(n engine.Note) string {
+	switch {
+	case n.Error == "":
+		return n.Text
+	case n.Text == "":
+		return oneLine(n.Error)
+	case strings.Contains(n.Text, "→"):
+		return n.Text
+	}
+	return n.Text + ": " + oneLine(n.Error)
 }
 
 func oneLine(s string) string {

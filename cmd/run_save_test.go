@@ -172,7 +172,7 @@ func TestSaveFixtureRefusals(t *testing.T) {
 		{[]string{"--save-fixture", filepath.Join(dir, "flows", "x.json")}, exitUsageEnv, "a fixture is a .yaml file"},
 		{[]string{"--save-fixture", filepath.Join(dir, "nope", "x.yaml")}, exitUsageEnv, "does not exist; create it first"},
 		{[]string{"--force"}, exitUsageEnv, "--force only goes with --save-fixture"},
-		{[]string{"--intent", "nope", "--save-fixture", filepath.Join(dir, "flows", "bad.yaml")}, exitFinding, "the run failed, so there is nothing to save"},
+		{[]string{"--intent", "nope", "--save-fixture", filepath.Join(dir, "flows", "bad.yaml")}, exitFinding, "the run failed, so there is nothing to save; fix the run first: intent \"nope\" is not allowed"},
 	} {
 		code, _, errOut := runSaving(t, dir, append([]string{"--intent", "count"}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
@@ -190,4 +190,32 @@ func TestSaveFixtureRefusals(t *testing.T) {
 		t.Fatalf("--force: %d\n%s%s", code, out, errOut)
 	}
 	testSaved(t, dir, "flows/f.yaml")
+}
+
+// A run stopped while it waits out a state's timeout after its last
+// --intent says so, with the run's own error and what to save instead
+// (the save's error used to replace the run's with "the run failed").
+func TestSaveFixtureRunStoppedAtTimeout(t *testing.T) {
+	dir := writeStory(t, `app: {id: st}
+root: a
+intents:
+  go: {}
+states:
+  a:
+    on:
+      go: [{target: b}]
+  b:
+    timeout: {after: 1d, target: c}
+  c: {terminal: true}
+`)
+	code, _, errOut := runCmd(t, "run", dir, "--intent", "go", "--timeout", "50ms",
+		"--trace", filepath.Join(t.TempDir(), "t.jsonl"), "--save-fixture", filepath.Join(dir, "f.yaml"))
+	for _, want := range []string{
+		`--save-fixture: the run was stopped before it ended (run interrupted while waiting 1d for the timeout of "b"`,
+		"waits it out on the real clock",
+	} {
+		if code != exitFinding || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, want %d with %q:\n%s", code, exitFinding, want, errOut)
+		}
+	}
 }

@@ -61,7 +61,11 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		}
 	}
 	if fx.HostCassette != "" && len(fx.HostHandlers) > 0 {
-		p.errf(root, ruleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
+		at := root
+		if k := keyNode(root, "host_cassette"); k != nil {
+			at = k
+		}
+		p.errf(at, ruleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
 	}
 	return fx
 }

@@ -85,7 +85,7 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"test_kind: flow\nuse_orchestrator: true\nmode: weird\nturns: []\n", 3, 7, `invalid mode "weird"`},
 		{"test_kind: flow\nturns: {a: 1}\n", 2, 8, "turns: expected a list"},
 		{"test_kind: flow\nexpect_terminal: maybe\nturns: []\n", 2, 18, "expected true or false"},
-		{"test_kind: flow\nhost_cassette: c.yaml\nhost_handlers: {host.run: {data: {}}}\nturns: []\n", 1, 1, "mutually exclusive"},
+		{"test_kind: flow\nhost_cassette: c.yaml\nhost_handlers: {host.run: {data: {}}}\nturns: []\n", 2, 1, "mutually exclusive"},
 		{"test_kind: flow\nturns:\n  - intent: { name: go }\n    expect_inbox: { unread: many }\n", 4, 29, "expected a whole number"},
 		// upstream reads an empty input: or advance_clock: as the key left
 		// out ("neither intent nor input is set" / "turn requires one of

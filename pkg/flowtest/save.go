@@ -47,6 +47,23 @@ type Saved struct {
 	Flows string
 }
 
+// failedRunError is why a failed run saves nothing, with the run's own
+// error (which the save's error replaces on the command line) and, for a
+// run stopped while it waited out a state's timeout, what to do instead.
+func failedRunError(err error) error {
+	if err == nil {
+		return errors.New("--save-fixture: the run failed, so there is nothing to save; fix the run first")
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		hint := ""
+		if strings.Contains(err.Error(), "for the timeout of") {
+			hint = "; a run resting in a state with a timeout: after its last --intent waits it out on the real clock, and a run whose timeout fired is not saved: end the --intent inputs before that state, then add its turns and an advance_clock turn to the fixture by hand"
+		}
+		return fmt.Errorf("--save-fixture: the run was stopped before it ended (%v), so there is nothing to save%s", err, hint)
+	}
+	return fmt.Errorf("--save-fixture: the run failed, so there is nothing to save; fix the run first: %v", err)
+}
+
 // jobAdvance is the clock step of a saved turn that submitted a job, so
 // the rig lands its stubbed answer before the turn's expectations.
 const jobAdvance = time.Millisecond
@@ -58,7 +75,7 @@ const jobAdvance = time.Millisecond
 // It is written only when it then passes a third run.
 func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error) {
 	if run.Result != nil && run.Result.Outcome == engine.OutcomeFailed {
-		return nil, fmt.Errorf("--save-fixture: the run failed, so there is nothing to save: fix the run first")
+		return nil, failedRunError(run.Result.Err)
 	}
 	file, err := saveTarget(o.File, o.Root, o.Force)
 	if err != nil {

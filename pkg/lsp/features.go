@@ -111,10 +111,10 @@ func worldHover(st *story.Story, name string) string {
 	}
 	out := fmt.Sprintf("**world** %s: %s", mdCode(v.Name), mdText(cmp.Or(v.Type, "any")))
 	if v.HasDefault {
-		out += "  \ndefault: " + mdCode(fmt.Sprint(v.Default))
+		out += "  \ndefault: " + mdValue(v.Default)
 	}
 	if len(v.Values) > 0 {
-		out += "  \nvalues: " + mdCode(fmt.Sprint(v.Values))
+		out += "  \nvalues: " + mdValue(v.Values)
 	}
 	return out
 }

@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"fmt"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/termsafe"
 )
 
@@ -50,4 +52,17 @@ func mdCode(s string) string {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
+}
+
+// mdValue is a story value as code: text as written, anything else (and
+// empty text) as JSON, so a hover shows `""`, `{}` and `["a","b"]` rather
+// than an empty span, Go's `map[]` and `[a b]`.
+func mdValue(v any) string {
+	if s, ok := v.(string); ok && s != "" {
+		return mdCode(s)
+	}
+	if b, err := jsonvalue.MarshalNoHTML(v); err == nil {
+		return mdCode(string(b))
+	}
+	return mdCode(fmt.Sprint(v))
 }

@@ -55,3 +55,24 @@ states:
 		}
 	}
 }
+
+// A world default or values list shows as the author would write it: an
+// empty text as "", a map or list as JSON, not Go's map[] and [a b].
+func TestMdValue(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{"", "`\"\"`"},
+		{"T-1", "`T-1`"},
+		{map[string]any{}, "`{}`"},
+		{map[string]any{"a": 1}, "`{\"a\":1}`"},
+		{[]any{"low", "high"}, "`[\"low\",\"high\"]`"},
+		{3, "`3`"},
+		{false, "`false`"},
+	} {
+		if got := mdValue(tc.v); got != tc.want {
+			t.Errorf("mdValue(%#v) = %s, want %s", tc.v, got, tc.want)
+		}
+	}
+}

@@ -63,6 +63,11 @@ func decodeYAML(data []byte, maxNodes int) (*yaml.Node, *syntaxError) {
 		line, col = tl, tc
 		msg = "tab character in indentation; YAML indentation must use spaces (" + msg + ")"
 	}
+	if col == 0 && strings.Contains(msg, "did not find expected key") {
+		if l, c, fix := misindented(data, line); l > 0 {
+			line, col, msg = l, c, msg+"; "+fix
+		}
+	}
 	if line > 0 && col == 0 {
 		col = 1
 	}

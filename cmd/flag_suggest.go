@@ -1,0 +1,59 @@
+package cmd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"kitsoki/internal/yamlnode"
+)
+
+// flagError is the usage error for a flag the command line got wrong: the
+// parser's message, for an unknown long flag the flag the author likely
+// meant (by spelling, else the flags that share its first word: --trace-out
+// on run, whose trace file is --trace), and where the usage is.
+func flagError(c *cobra.Command, err error) error {
+	hint := unknownFlagHint(c, err.Error())
+	if hint != "" {
+		hint = "; " + hint
+	}
+	return &exitError{code: exitUsageEnv, err: fmt.Errorf("%w%s\nrun '%s --help' for usage", err, hint, c.CommandPath())}
+}
+
+// unknownFlagHint names the flags of c close to the one pflag's message
+// ("unknown flag: --NAME") says is unknown, or "" when none is.
+func unknownFlagHint(c *cobra.Command, msg string) string {
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok || name == "" {
+		return ""
+	}
+	name, _, _ = strings.Cut(name, "=")
+	var names []string
+	seen := map[string]bool{}
+	add := func(f *pflag.Flag) {
+		if !f.Hidden && !seen[f.Name] {
+			seen[f.Name] = true
+			names = append(names, f.Name)
+		}
+	}
+	c.Flags().VisitAll(add)
+	c.InheritedFlags().VisitAll(add)
+	sort.Strings(names)
+	if s := yamlnode.Suggest(name, names); s != "" {
+		return "did you mean --" + s + "?"
+	}
+	word, _, _ := strings.Cut(name, "-")
+	var kin []string
+	for _, n := range names {
+		if n == word || strings.HasPrefix(n, word+"-") {
+			kin = append(kin, "--"+n)
+		}
+	}
+	if len(kin) == 0 {
+		return ""
+	}
+	return "this command has " + strings.Join(kin, ", ")
+}
