@@ -1,0 +1,85 @@
+package flowtest
+
+import "testing"
+
+// TestLintParReplay: a turn fired at a certain configuration whose move
+// the hand model does not follow is run on the engine's own machine,
+// and so are the turns after it (lint_par_replay.go): a rejection it
+// gives, or a state other than expect_state, is warned at; every
+// fixture upstream passes gets no verdict (each golden against its
+// upstream.json).
+func TestLintParReplay(t *testing.T) {
+	// par-emit-leave: a receiver leaving the parallel state puts the target in its region's place (strays), refused GUARD_FAILED or not taken after
+	lintGolden(t, "../engine/testdata/conformance/par-emit-leave", map[string]string{
+		"a.yaml":              "",
+		"b.yaml":              `turns[2]: intent "enter", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected GUARD_FAILED by the engine's own machine`,
+		"c.yaml":              "",
+		"d.yaml":              "",
+		"f.yaml":              `turns[3]: intent "probe", fired at "top.outside", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"g.yaml":              "",
+		"h.yaml":              `turns[3]: intent "probe", fired at "top.outside", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"i.yaml":              `turns[2]: intent "probe", fired at "top.p#top.outside|top.outside|top.p.ra.a1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"j.yaml":              "",
+		"k.yaml":              `turns[2]: intent "stay", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"ma.yaml":             "",
+		"mc.yaml":             "",
+		"md.yaml":             `turns[2]: intent "enter", fired at "top.p#top.p.ra.a2|top.p.rc.c1|top.side", is rejected GUARD_FAILED by the engine's own machine`,
+		"n_kept_before.yaml":  `turns[1].expect_state: "top.p#top.p.ra.a2|top.p.rb.b1|top.p.rc.c1", but the turn's intent "out", fired at "top.p#top.p.ra.a1|top.p.rb.b1|top.p.rc.c1", rests at "top.p#top.outside|top.outside|top.p.ra.a2" on the engine's own machine`,
+		"o_world.yaml":        "",
+		"p_legacy_world.yaml": "",
+	}, ruleRejected, ruleWrongState)
+	// par-emit-root-many: several writes of the root's encoding in one turn, read back as written
+	lintGolden(t, "../engine/testdata/conformance/par-emit-root-many", map[string]string{
+		"a.yaml":  `turns[2]: intent "mra", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.ra.x2", is rejected GUARD_FAILED by the engine's own machine`,
+		"b.yaml":  "",
+		"c.yaml":  `turns[4]: intent "krb", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.ra.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"d.yaml":  `turns[3]: intent "mrb", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.rb.x2", is rejected GUARD_FAILED by the engine's own machine`,
+		"e.yaml":  "",
+		"f.yaml":  `turns[3]: intent "krb", fired at "p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"ma.yaml": `turns[2]: intent "mra", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.ra.x2", is rejected GUARD_FAILED by the engine's own machine`,
+		"mb.yaml": "",
+		"mc.yaml": `turns[4]: intent "krb", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.ra.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"md.yaml": `turns[3]: intent "mrb", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.rb.x2", is rejected GUARD_FAILED by the engine's own machine`,
+		"me.yaml": "",
+		"mf.yaml": `turns[3]: intent "krb", fired at "p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+	}, ruleRejected, ruleWrongState)
+	// par-emit-root-initial: a receiver's root write holding the root's initial encoding
+	lintGolden(t, "../engine/testdata/conformance/par-emit-root-initial", map[string]string{
+		"a.yaml":  `turns[2]: intent "krb", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected GUARD_FAILED by the engine's own machine`,
+		"b.yaml":  "",
+		"c.yaml":  `turns[2]: intent "mrc", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"d.yaml":  "",
+		"e.yaml":  `turns[3]: intent "mrb", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"f.yaml":  "",
+		"g.yaml":  `turns[2]: intent "nope", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"ma.yaml": `turns[2]: intent "krb", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected GUARD_FAILED by the engine's own machine`,
+		"mb.yaml": "",
+		"mc.yaml": `turns[2]: intent "mrc", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"md.yaml": "",
+		"me.yaml": `turns[3]: intent "mrb", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"mf.yaml": "",
+		"mg.yaml": `turns[2]: intent "nope", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+	}, ruleRejected, ruleWrongState)
+	// emit-place-receivers: which place a receiver's emit reaches after a cross-region move
+	lintGolden(t, "../engine/testdata/conformance/emit-place-receivers", map[string]string{
+		"v1_false.yaml": "",
+		"v1_true.yaml":  "",
+		"v2_false.yaml": "",
+		"v2_true.yaml":  "",
+		"v3_false.yaml": "",
+		"v3_true.yaml":  "",
+		"v4_false.yaml": `turns[2]: intent "g", fired at "p#p.b.b3|p.c.c2|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"v4_true.yaml":  `turns[2]: intent "g", fired at "p#p.b.b3|p.c.c2|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"v7_false.yaml": "",
+		"v7_true.yaml":  "",
+		"v8_false.yaml": `turns[2]: intent "g", fired at "p#p.a.a1|p.b.b3|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"v8_true.yaml":  `turns[2]: intent "g", fired at "p#p.a.a1|p.b.b3|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+	}, ruleRejected, ruleWrongState)
+	// par-cross-receiver-slot: an emit to a region holding two leaves reaches the one in its own place
+	lintGolden(t, "../engine/testdata/conformance/par-cross-receiver-slot", map[string]string{
+		"earlier_legacy.yaml": `turns[3]: intent "tick", fired at "clock#clock.cal.soggy", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"earlier_orch.yaml":   `turns[3]: intent "tick", fired at "clock#clock.cal.soggy", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"later_legacy.yaml":   "",
+		"later_orch.yaml":     "",
+	}, ruleRejected, ruleWrongState)
+}
