@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
 
@@ -27,15 +29,19 @@ import (
 //
 // Followed only where nothing the machine would do depends on what the
 // lint cannot give it: a story (folded, every state's effects and arms)
-// that calls nothing (no invoke, agent, background job, selection,
-// nested or on_complete effects, effect target) and has no decider:
-// human gate; a world every key of which is certain; a start on a plain
-// leaf, or on a configuration with one leaf in each region printed as
-// the engines print it, on the one-shot path; turns that fire an intent
-// (its slots sent as the rig sends them) with no world_override,
-// advance_clock, input or expect_error. The first turn that is not ends
-// the run, and the fixture is judged from there as resting where the
-// lint does not know, on a world it does not know.
+// with no agent, background job, selection, nested or on_complete
+// effects, effect target, once: call (the run, started mid-fixture, has
+// not made the calls before it), {{ }} target, initial:, on_error or
+// event name, nor a decider: human gate, whose calls the fixture answers
+// without side effects (replayHosts: its host_handlers, on the
+// orchestrator path; none is dispatched on the legacy path); a world
+// every key of which is certain; a start on a plain leaf, or on a
+// configuration with one leaf in each region printed as the engines
+// print it, on the one-shot path; turns that fire an intent (its slots
+// sent as the rig sends them) with no world_override, advance_clock,
+// input or expect_error. The first turn that is not ends the run, and
+// the fixture is judged from there as resting where the lint does not
+// know, on a world it does not know.
 
 // parReplay is a run of the engine's machine that follows the fixture's
 // turns (fixtureLint.replay; nil: none).
@@ -87,7 +93,7 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 // need: a copy of the known world where it is certain and r is a state
 // or configuration on a story that calls nothing; nil elsewhere.
 func (l *fixtureLint) replayPre(r rest) *knownWorld {
-	if (r.in == nil && r.at == nil) || !certainWorld(l.world) || !l.ix.replayable() {
+	if (r.in == nil && r.at == nil) || !certainWorld(l.world) || !l.replayable() {
 		return nil
 	}
 	return l.world.clone()
@@ -111,8 +117,10 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	world, _ := jsonvalue.CopyNilAsEmpty(map[string]any(pre.vals)).(map[string]any) // the session's own copy
+	reg, _ := l.replayHosts()
 	o := engine.SessionOptions{
-		Options:    engine.Options{World: world, NoSnapshot: true},
+		Options:    engine.Options{World: world, NoSnapshot: true, NoAgentHandlers: true},
+		Hosts:      reg,
 		StartState: start, StartFlat: true, UnarmedStart: true,
 		Clock: engine.NewVirtualClock(time.Time{}), MachineOnly: !l.fx.Orchestrated(),
 	}
@@ -143,7 +151,7 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
 	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
 	rp.turns++
-	how := fmt.Sprintf("the engine's own machine, run from %s through %d turn(s) of intents on a story that calls nothing", rp.from, rp.turns)
+	how := fmt.Sprintf("the engine's own machine, run from %s through %d turn(s)%s", rp.from, rp.turns, l.replayCalls())
 	switch {
 	case err != nil || turn == nil || turn.Err != nil:
 		l.endReplay()
@@ -178,6 +186,17 @@ func (l *fixtureLint) replayWorld() {
 		vals[k] = jsonvalue.Normalize(v)
 	}
 	l.world.vals, l.world.dirty, l.world.lost = vals, map[string]bool{}, false
+}
+
+// replayCalls says, for a message, who answers the story's calls on the run.
+func (l *fixtureLint) replayCalls() string {
+	switch {
+	case len(l.ix.invoked) == 0:
+		return " of a story that calls nothing"
+	case !l.fx.Orchestrated():
+		return " on the legacy path, which dispatches no call"
+	}
+	return fmt.Sprintf(", its calls answered by this fixture's %s", l.answerer())
 }
 
 // replayTurn reports whether t is a turn the run follows: an intent
@@ -215,19 +234,28 @@ func certainWorld(w *knownWorld) bool {
 	return w != nil && !w.lost && len(w.dirty) == 0
 }
 
-// replayable reports whether the story calls nothing and has no human
-// gate: every effect of every state (on_enter, on_exit, each arm's) only
-// sets, increments, says, emits an event or an intent.
-func (ix *storyIndex) replayable() bool {
+// replayable reports whether the fixture's turns may run on the engine's
+// machine: the story has the shape replayShape judges, and every call it
+// makes is one the fixture serves without side effects (replayHosts).
+func (l *fixtureLint) replayable() bool {
+	ix := l.ix
 	if !ix.replayDone {
-		ix.replayDone, ix.replayOK = true, ix.callsNothing()
+		ix.replayDone, ix.replayOK = true, ix.replayShape()
 	}
-	return ix.replayOK
+	if !ix.replayOK {
+		return false
+	}
+	_, ok := l.replayHosts()
+	return ok
 }
 
-// callsNothing is replayable's judgement, made once.
-func (ix *storyIndex) callsNothing() bool {
-	if ix.unfolded || len(ix.invokes) > 0 || ix.background {
+// replayShape is replayable's judgement of the story, made once: not
+// unfolded, no background job or human gate, every effect of every
+// state (on_enter, on_exit, each arm's) a replayEffect, every arm a
+// replayArm, no templated initial:, and no once: call (a run started
+// mid-fixture has not made the calls before it).
+func (ix *storyIndex) replayShape() bool {
+	if ix.unfolded || ix.background {
 		return false
 	}
 	for _, s := range ix.byPath {
@@ -243,6 +271,37 @@ func (ix *storyIndex) callsNothing() bool {
 	return true
 }
 
+// replayHosts is the registry the run dispatches calls to, as the rig
+// builds it: on the legacy path, which invokes nothing, the rig's own
+// (fixtureRun.registry); on the orchestrator path the fixture's
+// host_handlers alone, when they serve every call the story makes
+// (ix.invoked, bound) with an answer of their own (no delay,
+// clarification or bad delay) and the fixture has no host_bindings or
+// cassette. ok is false elsewhere: a call would reach a real handler.
+func (l *fixtureLint) replayHosts() (*host.Registry, bool) {
+	fx := l.fx
+	if !fx.Orchestrated() {
+		return (&fixtureRun{fx: fx, legacy: true}).registry(fx), true
+	}
+	if len(fx.HostBindings) > 0 || slices.ContainsFunc(fx.cassettes(), func(n namedFile) bool { return n.path != "" }) {
+		return nil, false
+	}
+	reg := host.NewRegistry()
+	for _, st := range fx.HostHandlers {
+		if st.Delay != 0 || st.DelayErr != "" || st.RequestClarification != "" {
+			return nil, false
+		}
+		reg.Register(st.Name, st.Handler())
+	}
+	for h := range l.ix.invoked {
+		_, served, _, ok := reg.Lookup(h)
+		if !ok || strings.HasPrefix(h, "host.agent.") && served != h {
+			return nil, false // an agent verb a stub serves by prefix goes to the agent layer
+		}
+	}
+	return reg, true
+}
+
 // replayArm is an arm whose target and events are literal and whose
 // effects are replayEffects: a {{ }} template there is rendered by
 // pongo2 upstream, which kitsoki's renderer matches only as far as
@@ -251,9 +310,10 @@ func replayArm(a *story.Transition) bool {
 	return !story.IsTemplated(a.Target) && !slices.ContainsFunc(a.Emit(), story.IsTemplated) && allEffects(a.Effects, replayEffect)
 }
 
-// replayEffect is an effect that calls nothing and moves nothing by
-// itself: a set, increment, say, emit: or emit_intent, the events named
-// literally.
+// replayEffect is an effect that moves nothing by itself: a set,
+// increment, say, emit: or emit_intent, the events named literally, or a
+// call that is not once: and whose on_error is literal (replayHosts
+// judges who answers it).
 func replayEffect(e *story.Effect) bool {
-	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && e.Invoke == "" && e.Agent() == "" && e.Target() == "" && !e.Background() && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && e.Selection() == nil
+	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && !e.Background() && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && e.Selection() == nil
 }
