@@ -9,7 +9,9 @@ import "testing"
 // fixture upstream passes gets no verdict (each golden against its
 // upstream.json).
 func TestLintParReplay(t *testing.T) {
-	// par-emit-leave: a receiver leaving the parallel state puts the target in its region's place (strays), refused GUARD_FAILED or not taken after
+	// par-emit-leave: a receiver leaving the parallel state puts the
+	// target in its region's place (strays), refused GUARD_FAILED or not
+	// taken after
 	lintGolden(t, "../engine/testdata/conformance/par-emit-leave", map[string]string{
 		"a.yaml":              "",
 		"b.yaml":              `turns[2]: intent "enter", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected GUARD_FAILED by the engine's own machine`,
@@ -28,58 +30,43 @@ func TestLintParReplay(t *testing.T) {
 		"o_world.yaml":        "",
 		"p_legacy_world.yaml": "",
 	}, ruleRejected, ruleWrongState)
-	// par-emit-root-many: several writes of the root's encoding in one turn, read back as written
-	lintGolden(t, "../engine/testdata/conformance/par-emit-root-many", map[string]string{
-		"a.yaml":  `turns[2]: intent "mra", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.ra.x2", is rejected GUARD_FAILED by the engine's own machine`,
-		"b.yaml":  "",
-		"c.yaml":  `turns[4]: intent "krb", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.ra.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"d.yaml":  `turns[3]: intent "mrb", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.rb.x2", is rejected GUARD_FAILED by the engine's own machine`,
-		"e.yaml":  "",
-		"f.yaml":  `turns[3]: intent "krb", fired at "p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"ma.yaml": `turns[2]: intent "mra", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.ra.x2", is rejected GUARD_FAILED by the engine's own machine`,
-		"mb.yaml": "",
-		"mc.yaml": `turns[4]: intent "krb", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.ra.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"md.yaml": `turns[3]: intent "mrb", fired at "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p.rb.x2", is rejected GUARD_FAILED by the engine's own machine`,
-		"me.yaml": "",
-		"mf.yaml": `turns[3]: intent "krb", fired at "p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-	}, ruleRejected, ruleWrongState)
-	// par-emit-root-initial: a receiver's root write holding the root's initial encoding
-	lintGolden(t, "../engine/testdata/conformance/par-emit-root-initial", map[string]string{
-		"a.yaml":  `turns[2]: intent "krb", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected GUARD_FAILED by the engine's own machine`,
-		"b.yaml":  "",
-		"c.yaml":  `turns[2]: intent "mrc", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"d.yaml":  "",
-		"e.yaml":  `turns[3]: intent "mrb", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"f.yaml":  "",
-		"g.yaml":  `turns[2]: intent "nope", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"ma.yaml": `turns[2]: intent "krb", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected GUARD_FAILED by the engine's own machine`,
-		"mb.yaml": "",
-		"mc.yaml": `turns[2]: intent "mrc", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"md.yaml": "",
-		"me.yaml": `turns[3]: intent "mrb", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"mf.yaml": "",
-		"mg.yaml": `turns[2]: intent "nope", fired at "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-	}, ruleRejected, ruleWrongState)
-	// emit-place-receivers: which place a receiver's emit reaches after a cross-region move
-	lintGolden(t, "../engine/testdata/conformance/emit-place-receivers", map[string]string{
-		"v1_false.yaml": "",
-		"v1_true.yaml":  "",
-		"v2_false.yaml": "",
-		"v2_true.yaml":  "",
-		"v3_false.yaml": "",
-		"v3_true.yaml":  "",
-		"v4_false.yaml": `turns[2]: intent "g", fired at "p#p.b.b3|p.c.c2|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"v4_true.yaml":  `turns[2]: intent "g", fired at "p#p.b.b3|p.c.c2|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"v7_false.yaml": "",
-		"v7_true.yaml":  "",
-		"v8_false.yaml": `turns[2]: intent "g", fired at "p#p.a.a1|p.b.b3|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"v8_true.yaml":  `turns[2]: intent "g", fired at "p#p.a.a1|p.b.b3|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-	}, ruleRejected, ruleWrongState)
-	// par-cross-receiver-slot: an emit to a region holding two leaves reaches the one in its own place
-	lintGolden(t, "../engine/testdata/conformance/par-cross-receiver-slot", map[string]string{
-		"earlier_legacy.yaml": `turns[3]: intent "tick", fired at "clock#clock.cal.soggy", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"earlier_orch.yaml":   `turns[3]: intent "tick", fired at "clock#clock.cal.soggy", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
-		"later_legacy.yaml":   "",
-		"later_orch.yaml":     "",
-	}, ruleRejected, ruleWrongState)
+	// par-emit-root-many: several writes of the root's encoding in one
+	// turn, read back as written; par-emit-root-initial: a receiver's root
+	// write holding the root's initial encoding (both paths alike)
+	const three = "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1"
+	const twice = "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2"
+	const by = " by the engine's own machine"
+	many, initial := map[string]string{}, map[string]string{}
+	for _, m := range []string{"", "m"} {
+		many[m+"a.yaml"] = `turns[2]: intent "mra", fired at "` + three + `|p.ra.x2", is rejected GUARD_FAILED` + by
+		many[m+"b.yaml"] = ""
+		many[m+"c.yaml"] = `turns[4]: intent "krb", fired at "` + three + `|p.ra.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		many[m+"d.yaml"] = `turns[3]: intent "mrb", fired at "` + three + `|p.rb.x2", is rejected GUARD_FAILED` + by
+		many[m+"e.yaml"] = ""
+		many[m+"f.yaml"] = `turns[3]: intent "krb", fired at "p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		initial[m+"a.yaml"] = `turns[2]: intent "krb", fired at "` + twice + `|p.rb.x1", is rejected GUARD_FAILED` + by
+		initial[m+"b.yaml"], initial[m+"d.yaml"], initial[m+"f.yaml"] = "", "", ""
+		initial[m+"c.yaml"] = `turns[2]: intent "mrc", fired at "` + twice + `|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		initial[m+"e.yaml"] = `turns[3]: intent "mrb", fired at "` + twice + `|p.rb.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		initial[m+"g.yaml"] = `turns[2]: intent "nope", fired at "` + twice + `|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+	}
+	lintGolden(t, "../engine/testdata/conformance/par-emit-root-many", many, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/par-emit-root-initial", initial, ruleRejected, ruleWrongState)
+	// emit-place-receivers: which place a receiver's emit reaches after a
+	// cross-region move; par-cross-receiver-slot: an emit to a region
+	// holding two leaves reaches the one in its own place
+	places, slot := map[string]string{}, map[string]string{}
+	for _, v := range []string{"false", "true"} {
+		for _, n := range []string{"1", "2", "3", "7"} {
+			places["v"+n+"_"+v+".yaml"] = ""
+		}
+		places["v4_"+v+".yaml"] = `turns[2]: intent "g", fired at "p#p.b.b3|p.c.c2|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		places["v8_"+v+".yaml"] = `turns[2]: intent "g", fired at "p#p.a.a1|p.b.b3|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+	}
+	for _, o := range []string{"legacy", "orch"} {
+		slot["earlier_"+o+".yaml"] = `turns[3]: intent "tick", fired at "clock#clock.cal.soggy", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		slot["later_"+o+".yaml"] = ""
+	}
+	lintGolden(t, "../engine/testdata/conformance/emit-place-receivers", places, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/par-cross-receiver-slot", slot, ruleRejected, ruleWrongState)
 }
