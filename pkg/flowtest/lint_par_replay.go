@@ -155,12 +155,12 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	switch {
 	case err != nil || turn == nil || turn.Err != nil:
 		l.endReplay()
-	case turn.Rejection != nil:
+	case turn.Rejection != nil && (!l.fx.Orchestrated() || turn.Rejection.Code != engine.CodeMissingSlots):
+		// every rejection fails the turn but the orchestrator's missing
+		// slot, a clarification that moves nothing (flow-format §3.6)
 		code := turn.Rejection.Code
-		if code == engine.CodeGuardFailed || code == engine.CodeNotAllowed {
-			l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q, fired at %q, is rejected %s by %s: the turn is rejected on both engines, if the fixture gets this far; fire an intent taken there, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
-				t.Index, t.Intent.Name, before, code, how, code)
-		}
+		l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q, fired at %q, is rejected %s by %s: the turn is rejected on both engines, if the fixture gets this far; fire an intent taken there, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
+			t.Index, t.Intent.Name, before, code, how, code)
 		l.endReplay()
 	case t.ExpectState != nil && *t.ExpectState != turn.State && l.ix.hasState(*t.ExpectState):
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",

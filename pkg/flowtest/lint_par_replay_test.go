@@ -69,4 +69,10 @@ func TestLintParReplay(t *testing.T) {
 	}
 	lintGolden(t, "../engine/testdata/conformance/emit-place-receivers", places, ruleRejected, ruleWrongState)
 	lintGolden(t, "../engine/testdata/conformance/par-cross-receiver-slot", slot, ruleRejected, ruleWrongState)
+	// lint-replay-clarify: an orchestrator's missing slot is a
+	// clarification the run goes on after; the legacy path refuses it
+	lintGolden(t, "../engine/testdata/conformance/lint-replay-clarify", map[string]string{
+		"a_orch_clarify.yaml":   `turns[3]: intent "enter", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected GUARD_FAILED` + by,
+		"b_legacy_missing.yaml": `turns[2]: intent "need", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected MISSING_SLOTS` + by,
+	}, ruleRejected, ruleWrongState)
 }
