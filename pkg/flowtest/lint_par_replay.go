@@ -39,7 +39,8 @@ import (
 // configuration with one leaf in each region printed as the engines
 // print it, on the one-shot path; turns that fire an intent (its slots
 // sent as the rig sends them) with no world_override, advance_clock,
-// input or expect_error. The first turn that is not ends the run, and
+// input or expect_error, or, on a story with no timeout:, only advance
+// the clock (replayClock). The first turn that is not ends the run, and
 // the fixture is judged from there as resting where the lint does not
 // know, on a world it does not know.
 
@@ -80,6 +81,14 @@ func (l *fixtureLint) endReplay() {
 func (l *fixtureLint) replayed(t *Turn) bool {
 	if l.replay == nil {
 		return false
+	}
+	if l.replayClock(t) {
+		if t.ExpectState != nil && *t.ExpectState != l.replay.sess.State() && l.ix.hasState(*t.ExpectState) {
+			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock, on a story with no timeout: or background job, and the fixture rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+				t.Index, *t.ExpectState, l.replay.sess.State(), l.replayHow(), l.replay.sess.State())
+			l.endReplay()
+		}
+		return true
 	}
 	if !replayTurn(t) {
 		l.endReplay()
@@ -151,7 +160,7 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
 	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
 	rp.turns++
-	how := fmt.Sprintf("the engine's own machine, run from %s through %d turn(s)%s", rp.from, rp.turns, l.replayCalls())
+	how := l.replayHow()
 	switch {
 	case err != nil || turn == nil || turn.Err != nil:
 		l.endReplay()
@@ -188,6 +197,11 @@ func (l *fixtureLint) replayWorld() {
 	l.world.vals, l.world.dirty, l.world.lost = vals, map[string]bool{}, false
 }
 
+// replayHow says, for a message, how the run followed the fixture.
+func (l *fixtureLint) replayHow() string {
+	return fmt.Sprintf("the engine's own machine, run from %s through %d turn(s)%s", l.replay.from, l.replay.turns, l.replayCalls())
+}
+
 // replayCalls says, for a message, who answers the story's calls on the run.
 func (l *fixtureLint) replayCalls() string {
 	switch {
@@ -204,6 +218,21 @@ func (l *fixtureLint) replayCalls() string {
 // advance_clock, input or expect_error.
 func replayTurn(t *Turn) bool {
 	return t.Intent != nil && t.Intent.Name != "" && len(t.WorldOverride) == 0 && !t.HasAdvance && !t.HasInput && t.ExpectError == nil
+}
+
+// replayClock reports whether t only advances the clock on a story where
+// that moves nothing (no state has a timeout:, and replayShape admits no
+// background job): the run goes on past it, judging its expect_state.
+func (l *fixtureLint) replayClock(t *Turn) bool {
+	if t.Intent != nil || t.HasInput || !t.HasAdvance || len(t.WorldOverride) > 0 || t.ExpectError != nil {
+		return false
+	}
+	for _, s := range l.ix.byPath {
+		if s.Timeout() != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // replayStart is where the run starts for a turn fired at r: a plain

@@ -75,4 +75,10 @@ func TestLintParReplay(t *testing.T) {
 		"a_orch_clarify.yaml":   `turns[3]: intent "enter", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected GUARD_FAILED` + by,
 		"b_legacy_missing.yaml": `turns[2]: intent "need", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected MISSING_SLOTS` + by,
 	}, ruleRejected, ruleWrongState)
+	// lint-replay-clock: a clock-only turn on a story with no timeout:
+	// moves nothing, and the run goes on past it
+	lintGolden(t, "../engine/testdata/conformance/lint-replay-clock", map[string]string{
+		"a_clock_expect.yaml":   `turns[2].expect_state: "p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1", but the turn only advances the clock`,
+		"b_clock_then_mra.yaml": `turns[3]: intent "mra", fired at "` + three + `|p.ra.x2", is rejected GUARD_FAILED` + by,
+	}, ruleRejected, ruleWrongState)
 }
