@@ -350,13 +350,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok bool) {
 	switch {
 	case t.Intent != nil:
-		// no slots: key sends slots: null, slots: {} an empty map
-		if t.Intent.Slots != nil {
-			sent = yamlWhole(jsonvalue.CopyNilAsEmpty(kvMap(t.Intent.Slots))).(map[string]any)
-		}
-		if !fr.legacy {
-			renderSlots(sent, fr.sess.World())
-		}
+		sent = intentSlots(t.Intent, fr.legacy, fr.sess.World)
 		return &engine.Input{Intent: t.Intent.Name, Slots: sent}, sent, true
 	case t.HasInput:
 		e := fr.recorded(t, fr.sess.State())
@@ -371,6 +365,20 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		return &engine.Input{Intent: e.Intent, Slots: sent}, sent, true
 	}
 	return nil, nil, true
+}
+
+// intentSlots are the slots an intent: sends: none without a slots:
+// key (null), an empty map for slots: {}; on the orchestrator path its
+// {{ }} templates rendered on world's world (renderSlots).
+func intentSlots(in *IntentSpec, legacy bool, world func() map[string]any) map[string]any {
+	var sent map[string]any
+	if in.Slots != nil {
+		sent = yamlWhole(jsonvalue.CopyNilAsEmpty(kvMap(in.Slots))).(map[string]any)
+	}
+	if !legacy {
+		renderSlots(sent, world())
+	}
+	return sent
 }
 
 // validatedSlots is the slot map a turn sent as upstream's validation

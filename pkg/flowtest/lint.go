@@ -127,6 +127,9 @@ type fixtureLint struct {
 	// places in them warned at (lint_cassette_file.go)
 	cassetteLinted map[string]bool
 	cassetteSeen   map[Pos]bool
+	// replay: the engine's own machine following the fixture's turns
+	// from a parallel configuration (lint_par_replay.go); nil: none
+	replay *parReplay
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -216,6 +219,7 @@ func (l *fixtureLint) turns() {
 	if root, _, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
 		l.partialRegions(fx, root, leaves(fx.InitialState))
 	}
+	l.endReplay() // a run of the engine is not carried to the next fixture
 	l.rest = l.startRest()
 	l.jobsOut, l.par = false, "" // a parallel rest is not carried to the next fixture
 	l.jobs, l.now, l.jobsLost, l.listenerGone = nil, 0, false, false
@@ -228,6 +232,7 @@ func (l *fixtureLint) turns() {
 		l.turn(t)
 		l.rejected(t)
 	}
+	l.endReplay()
 }
 
 // turn checks one turn's intent, states and assertions that would not be checked.
@@ -362,6 +367,10 @@ type storyIndex struct {
 	// judgement (exitNeverMade, firedLeaves); compiled says it was tried
 	machine  *engine.Machine
 	compiled bool
+	// replayOK: the story calls nothing, so the engine's machine may
+	// follow a fixture's turns (lint_par_replay.go); replayDone says it
+	// is judged
+	replayOK, replayDone bool
 }
 
 // maxSuggestions is how many did-you-means one lint looks up.

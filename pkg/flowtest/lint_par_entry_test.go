@@ -46,15 +46,16 @@ states:
 // initial: soggy fails "clock#clock.calendar.day1|clock.weather.dry",
 // got "clock#clock.calendar.soggy|clock.weather.dry"; a region leaf
 // alone never matches the parallel path; an on_enter's emit: moves
-// nothing). Not judged: an emit_intent dispatched there, a timeout an
-// advance_clock may fire.
+// nothing; an emit_intent dispatched there is followed on the engine's
+// own machine, lint_par_replay.go: the existing engine rests at outside
+// too). Not judged: a timeout an advance_clock may fire.
 func TestLintParallelEntry(t *testing.T) {
 	const landed = `can only end in "clock#clock.calendar.soggy|clock.weather.dry"`
 	cases := []struct{ name, app, turn, want string }{
 		{"the old initial leaf", parEntryApp, "  - intent: {name: enter}\n    expect_state: \"clock#clock.calendar.day1|clock.weather.dry\"\n", landed},
 		{"a region leaf alone", parEntryApp, "  - intent: {name: enter}\n    expect_state: clock.weather.dry\n", landed},
 		{"the landing", parEntryApp, "  - intent: {name: enter}\n    expect_state: \"clock#clock.calendar.soggy|clock.weather.dry\"\n", ""},
-		{"an emit_intent there", parEntryApp, "  - intent: {name: hop}\n    expect_state: \"clock#clock.calendar.day1|clock.weather.dry\"\n", ""},
+		{"an emit_intent there", parEntryApp, "  - intent: {name: hop}\n    expect_state: \"clock#clock.calendar.day1|clock.weather.dry\"\n", `rests at "outside" on the engine's own machine`},
 		// an on_enter's emit: reaches no region (conformance lint-par-enter-emit)
 		{"an emit: event on entry", strings.Replace(parEntryApp, "          soggy:\n", "          soggy:\n            on_enter: [{emit: tick}]\n", 1),
 			"  - intent: {name: enter}\n    expect_state: \"clock#clock.calendar.day1|clock.weather.dry\"\n", landed},

@@ -32,10 +32,14 @@ import (
 // reported only when all of them refuse it. After a finding the rest of
 // the fixture is not judged: it already fails.
 func (l *fixtureLint) rejected(t *Turn) {
+	if l.replayed(t) {
+		return // followed on the engine's own machine (lint_par_replay.go)
+	}
 	l.beforeTurn(t)
 	l.landBetween(t)
 	l.walked, l.advanced = false, false
 	r := l.restAt(t)
+	pre := l.replayPre(r)   // the world before the turn, for startReplay
 	jr := l.firstRest(t, r) // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
 	if jr.at == nil && jr.exit == "" && !warned {
@@ -55,6 +59,9 @@ func (l *fixtureLint) rejected(t *Turn) {
 				l.rest = sr
 			}
 		}
+	}
+	if !warned && len(l.ds) == n {
+		l.startReplay(t, r, pre)
 	}
 	l.rest.from = diag.Clip(l.rest.from, maxFrom)
 	l.noteJobs(l.stepped)

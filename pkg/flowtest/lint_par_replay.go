@@ -1,0 +1,348 @@
+package flowtest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
+)
+
+// A turn fired where the fixture certainly rests (a plain leaf, or a
+// parallel configuration) whose move the hand model does not follow —
+// emits that move several regions (lint_par_leaves.go), a receiver
+// leaving the parallel state, a receiver writing the root's encoding into
+// its place, a chain of emits back to the sender, an entry into an
+// imported child's parallel state (conformance par-emit-leave,
+// par-emit-root-many, par-emit-root-initial, emit-place-receivers,
+// par-cross-receiver-slot) — is run on the engine's own machine instead
+// (engine.Start, Session.Fire), started there on the world the lint
+// certainly knows, and so is every turn after it while each stays
+// followable. That machine is the one the conformance goldens hold to
+// upstream's, so a rejection it gives, or a state other than the turn's
+// expect_state, fails the fixture on both engines.
+//
+// Followed only where nothing the machine would do depends on what the
+// lint cannot give it: a story (folded, every state's effects and arms)
+// with no agent, background job, selection, nested or on_complete
+// effects, effect target, once: call (the run, started mid-fixture, has
+// not made the calls before it), {{ }} target, initial:, on_error or
+// event name, nor a decider: human gate, whose calls the fixture answers
+// without side effects (replayHosts: its host_handlers, on the
+// orchestrator path; none is dispatched on the legacy path); a world
+// every key of which is certain; a start on a plain leaf, or on a
+// configuration with one leaf in each region printed as the engines
+// print it, on the one-shot path; turns that fire an intent (its slots
+// sent as the rig sends them) with no world_override, advance_clock,
+// input or expect_error, or, on a story with no timeout:, only advance
+// the clock (replayClock). The first turn that is not ends the run, and
+// the fixture is judged from there as resting where the lint does not
+// know, on a world it does not know.
+
+// parReplay is a run of the engine's machine that follows the fixture's
+// turns (fixtureLint.replay; nil: none).
+type parReplay struct {
+	sess *engine.Session
+	// from says where it started and why, for messages
+	from string
+	// turns counts the turns it followed
+	turns int
+}
+
+// close ends the run (nil-safe).
+func (p *parReplay) close() {
+	if p != nil && p.sess != nil {
+		_ = p.sess.Close()
+	}
+}
+
+// endReplay ends the fixture's run of the engine, if any: where it
+// rests and what it holds are no longer known.
+func (l *fixtureLint) endReplay() {
+	if l.replay == nil {
+		return
+	}
+	l.replay.close()
+	l.replay = nil
+	l.rest = rest{}
+	l.world.loseAll()
+}
+
+// replayed follows t on the fixture's run of the engine, when there is
+// one and t is followable, and reports whether it did (the turn is then
+// judged here alone). A turn that is not followable ends the run: the
+// fixture is judged from there as resting where the lint does not know,
+// on a world it does not know.
+func (l *fixtureLint) replayed(t *Turn) bool {
+	if l.replay == nil {
+		return false
+	}
+	if l.replayClock(t) {
+		if t.ExpectState != nil && *t.ExpectState != l.replay.sess.State() && l.ix.hasState(*t.ExpectState) {
+			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock, on a story with no timeout: or background job, and the fixture rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+				t.Index, *t.ExpectState, l.replay.sess.State(), l.replayHow(), l.replay.sess.State())
+			l.endReplay()
+		}
+		return true
+	}
+	if !replayTurn(t) {
+		l.endReplay()
+		return false
+	}
+	l.replayFire(t, true)
+	return true
+}
+
+// replayPre is the world before a turn fired at r that startReplay may
+// need: a copy of the known world where it is certain and r is a state
+// or configuration on a story that calls nothing; nil elsewhere.
+func (l *fixtureLint) replayPre(r rest) *knownWorld {
+	if (r.in == nil && r.at == nil) || !certainWorld(l.world) || !l.replayable() {
+		return nil
+	}
+	return l.world.clone()
+}
+
+// startReplay runs t, fired at r (a certain state or configuration after
+// which the hand model left the rest unknown, or knows only the parallel
+// state it is in) on the engine's machine started there on the world pre
+// (the one before t), and judges it; the run goes on for the turns after
+// while it is not ended.
+func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
+	if l.rest.at != nil || len(l.rest.leaves) > 0 || l.rest.exit != "" {
+		return // the hand model follows it
+	}
+	start, ok := l.replayStart(r)
+	if pre == nil || !ok || !replayTurn(t) || !certainWorld(pre) {
+		return
+	}
+	m := l.ix.compiledMachine()
+	if m == nil {
+		return
+	}
+	world, _ := jsonvalue.CopyNilAsEmpty(map[string]any(pre.vals)).(map[string]any) // the session's own copy
+	reg, _ := l.replayHosts()
+	o := engine.SessionOptions{
+		Options:    engine.Options{World: world, NoSnapshot: true, NoAgentHandlers: true},
+		Hosts:      reg,
+		StartState: start, StartFlat: true, UnarmedStart: true,
+		Clock: engine.NewVirtualClock(time.Time{}), MachineOnly: !l.fx.Orchestrated(),
+	}
+	sess, err := engine.Start(context.Background(), m, o)
+	if err != nil {
+		if sess != nil {
+			_ = sess.Close()
+		}
+		return
+	}
+	if sess.State() != start {
+		_ = sess.Close()
+		return
+	}
+	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from)}
+	l.rest = rest{} // the run knows where the fixture rests, the lint no longer
+	l.replayFire(t, false)
+}
+
+// replayFire fires t's intent on the run and judges the turn: a
+// rejection, or a resting state other than its expect_state, is warned
+// at and ends the run, as does a turn the machine cannot take. The known
+// world becomes the machine's, on which world judges t's expect_world
+// (the run's first turn is judged by rejected, as any other).
+func (l *fixtureLint) replayFire(t *Turn, world bool) {
+	rp := l.replay
+	before := rp.sess.State()
+	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
+	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
+	rp.turns++
+	how := l.replayHow()
+	switch {
+	case err != nil || turn == nil || turn.Err != nil:
+		l.endReplay()
+	case turn.Rejection != nil && (!l.fx.Orchestrated() || turn.Rejection.Code != engine.CodeMissingSlots):
+		// every rejection fails the turn but the orchestrator's missing
+		// slot, a clarification that moves nothing (flow-format §3.6)
+		code := turn.Rejection.Code
+		l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q, fired at %q, is rejected %s by %s: the turn is rejected on both engines, if the fixture gets this far; fire an intent taken there, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
+			t.Index, t.Intent.Name, before, code, how, code)
+		l.endReplay()
+	case t.ExpectState != nil && *t.ExpectState != turn.State && l.ix.hasState(*t.ExpectState):
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, *t.ExpectState, t.Intent.Name, before, turn.State, how, turn.State)
+		l.endReplay()
+	default:
+		// the world the machine holds now is the one the fixture
+		// certainly holds: its expect_world is judged on it
+		l.replayWorld()
+		if world && l.worldExpected(t) {
+			l.endReplay()
+		}
+	}
+}
+
+// replayWorld makes the known world the one the run's machine holds.
+func (l *fixtureLint) replayWorld() {
+	if l.world == nil {
+		return
+	}
+	vals := map[string]any{}
+	for k, v := range l.replay.sess.World() {
+		vals[k] = jsonvalue.Normalize(v)
+	}
+	l.world.vals, l.world.dirty, l.world.lost = vals, map[string]bool{}, false
+}
+
+// replayHow says, for a message, how the run followed the fixture.
+func (l *fixtureLint) replayHow() string {
+	return fmt.Sprintf("the engine's own machine, run from %s through %d turn(s)%s", l.replay.from, l.replay.turns, l.replayCalls())
+}
+
+// replayCalls says, for a message, who answers the story's calls on the run.
+func (l *fixtureLint) replayCalls() string {
+	switch {
+	case len(l.ix.invoked) == 0:
+		return " of a story that calls nothing"
+	case !l.fx.Orchestrated():
+		return " on the legacy path, which dispatches no call"
+	}
+	return fmt.Sprintf(", its calls answered by this fixture's %s", l.answerer())
+}
+
+// replayTurn reports whether t is a turn the run follows: an intent
+// (its slots sent as the rig sends them) with no world_override,
+// advance_clock, input or expect_error.
+func replayTurn(t *Turn) bool {
+	return t.Intent != nil && t.Intent.Name != "" && len(t.WorldOverride) == 0 && !t.HasAdvance && !t.HasInput && t.ExpectError == nil
+}
+
+// replayClock reports whether t only advances the clock on a story where
+// that moves nothing (no state has a timeout:, and replayShape admits no
+// background job): the run goes on past it, judging its expect_state.
+func (l *fixtureLint) replayClock(t *Turn) bool {
+	if t.Intent != nil || t.HasInput || !t.HasAdvance || len(t.WorldOverride) > 0 || t.ExpectError != nil {
+		return false
+	}
+	for _, s := range l.ix.byPath {
+		if s.Timeout() != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// replayStart is where the run starts for a turn fired at r: a plain
+// leaf (outside any parallel state, a state of the story), or a parallel
+// state's configuration with one leaf in each region printed as the
+// engines print it; on the one-shot path only. ok is false elsewhere.
+func (l *fixtureLint) replayStart(r rest) (string, bool) {
+	if len(r.alt) > 0 || l.fx.Mode != "" && l.fx.Mode != "oneshot" && l.fx.Mode != "one-shot" {
+		return "", false
+	}
+	if r.in == nil {
+		if r.at == nil || l.ix.plainLeaf(r.at.Path) != r.at {
+			return "", false
+		}
+		return r.at.Path, true
+	}
+	if r.at != nil || len(r.leaves) == 0 || !oneLeafEach(r.in, r.leaves) || !oneRegionEach(r.in, r.leaves) {
+		return "", false
+	}
+	if r.spelling != "" && r.spelling != parPath(r.in, r.leaves) {
+		return "", false
+	}
+	return r.printed(), true
+}
+
+// certainWorld reports whether every key of w is certain.
+func certainWorld(w *knownWorld) bool {
+	return w != nil && !w.lost && len(w.dirty) == 0
+}
+
+// replayable reports whether the fixture's turns may run on the engine's
+// machine: the story has the shape replayShape judges, and every call it
+// makes is one the fixture serves without side effects (replayHosts).
+func (l *fixtureLint) replayable() bool {
+	ix := l.ix
+	if !ix.replayDone {
+		ix.replayDone, ix.replayOK = true, ix.replayShape()
+	}
+	if !ix.replayOK {
+		return false
+	}
+	_, ok := l.replayHosts()
+	return ok
+}
+
+// replayShape is replayable's judgement of the story, made once: not
+// unfolded, no background job or human gate, every effect of every
+// state (on_enter, on_exit, each arm's) a replayEffect, every arm a
+// replayArm, no templated initial:, and no once: call (a run started
+// mid-fixture has not made the calls before it).
+func (ix *storyIndex) replayShape() bool {
+	if ix.unfolded || ix.background {
+		return false
+	}
+	for _, s := range ix.byPath {
+		if s.Decider() == "human" || story.IsTemplated(s.Initial()) || !allEffects(s.OnEnter, replayEffect) || !allEffects(s.OnExit(), replayEffect) {
+			return false
+		}
+		for _, on := range s.On {
+			if slices.ContainsFunc(on.Arms, func(a *story.Transition) bool { return a != nil && !replayArm(a) }) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// replayHosts is the registry the run dispatches calls to, as the rig
+// builds it: on the legacy path, which invokes nothing, the rig's own
+// (fixtureRun.registry); on the orchestrator path the fixture's
+// host_handlers alone, when they serve every call the story makes
+// (ix.invoked, bound) with an answer of their own (no delay,
+// clarification or bad delay) and the fixture has no host_bindings or
+// cassette. ok is false elsewhere: a call would reach a real handler.
+func (l *fixtureLint) replayHosts() (*host.Registry, bool) {
+	fx := l.fx
+	if !fx.Orchestrated() {
+		return (&fixtureRun{fx: fx, legacy: true}).registry(fx), true
+	}
+	if len(fx.HostBindings) > 0 || slices.ContainsFunc(fx.cassettes(), func(n namedFile) bool { return n.path != "" }) {
+		return nil, false
+	}
+	reg := host.NewRegistry()
+	for _, st := range fx.HostHandlers {
+		if st.Delay != 0 || st.DelayErr != "" || st.RequestClarification != "" {
+			return nil, false
+		}
+		reg.Register(st.Name, st.Handler())
+	}
+	for h := range l.ix.invoked {
+		_, served, _, ok := reg.Lookup(h)
+		if !ok || strings.HasPrefix(h, "host.agent.") && served != h {
+			return nil, false // an agent verb a stub serves by prefix goes to the agent layer
+		}
+	}
+	return reg, true
+}
+
+// replayArm is an arm whose target and events are literal and whose
+// effects are replayEffects: a {{ }} template there is rendered by
+// pongo2 upstream, which kitsoki's renderer matches only as far as
+// lint_step_template.go's renderedLeaf judges, so it is not followed.
+func replayArm(a *story.Transition) bool {
+	return !story.IsTemplated(a.Target) && !slices.ContainsFunc(a.Emit(), story.IsTemplated) && allEffects(a.Effects, replayEffect)
+}
+
+// replayEffect is an effect that moves nothing by itself: a set,
+// increment, say, emit: or emit_intent, the events named literally, or a
+// call that is not once: and whose on_error is literal (replayHosts
+// judges who answers it).
+func replayEffect(e *story.Effect) bool {
+	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && !e.Background() && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && e.Selection() == nil
+}

@@ -1,0 +1,84 @@
+package flowtest
+
+import "testing"
+
+// TestLintParReplay: a turn fired at a certain configuration whose move
+// the hand model does not follow is run on the engine's own machine,
+// and so are the turns after it (lint_par_replay.go): a rejection it
+// gives, or a state other than expect_state, is warned at; every
+// fixture upstream passes gets no verdict (each golden against its
+// upstream.json).
+func TestLintParReplay(t *testing.T) {
+	// par-emit-leave: a receiver leaving the parallel state puts the
+	// target in its region's place (strays), refused GUARD_FAILED or not
+	// taken after
+	lintGolden(t, "../engine/testdata/conformance/par-emit-leave", map[string]string{
+		"a.yaml":              "",
+		"b.yaml":              `turns[2]: intent "enter", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected GUARD_FAILED by the engine's own machine`,
+		"c.yaml":              "",
+		"d.yaml":              "",
+		"f.yaml":              `turns[3]: intent "probe", fired at "top.outside", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"g.yaml":              "",
+		"h.yaml":              `turns[3]: intent "probe", fired at "top.outside", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"i.yaml":              `turns[2]: intent "probe", fired at "top.p#top.outside|top.outside|top.p.ra.a1", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"j.yaml":              "",
+		"k.yaml":              `turns[2]: intent "stay", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"ma.yaml":             "",
+		"mc.yaml":             "",
+		"md.yaml":             `turns[2]: intent "enter", fired at "top.p#top.p.ra.a2|top.p.rc.c1|top.side", is rejected GUARD_FAILED by the engine's own machine`,
+		"n_kept_before.yaml":  `turns[1].expect_state: "top.p#top.p.ra.a2|top.p.rb.b1|top.p.rc.c1", but the turn's intent "out", fired at "top.p#top.p.ra.a1|top.p.rb.b1|top.p.rc.c1", rests at "top.p#top.outside|top.outside|top.p.ra.a2" on the engine's own machine`,
+		"o_world.yaml":        "",
+		"p_legacy_world.yaml": "",
+	}, ruleRejected, ruleWrongState)
+	// par-emit-root-many: several writes of the root's encoding in one
+	// turn, read back as written; par-emit-root-initial: a receiver's root
+	// write holding the root's initial encoding (both paths alike)
+	const three = "p#p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1|p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1"
+	const twice = "p#p#p.ra.x1|p.rb.x2|p.rc.x2|p#p.ra.x1|p.rb.x2|p.rc.x2"
+	const by = " by the engine's own machine"
+	many, initial := map[string]string{}, map[string]string{}
+	for _, m := range []string{"", "m"} {
+		many[m+"a.yaml"] = `turns[2]: intent "mra", fired at "` + three + `|p.ra.x2", is rejected GUARD_FAILED` + by
+		many[m+"b.yaml"] = ""
+		many[m+"c.yaml"] = `turns[4]: intent "krb", fired at "` + three + `|p.ra.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		many[m+"d.yaml"] = `turns[3]: intent "mrb", fired at "` + three + `|p.rb.x2", is rejected GUARD_FAILED` + by
+		many[m+"e.yaml"] = ""
+		many[m+"f.yaml"] = `turns[3]: intent "krb", fired at "p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		initial[m+"a.yaml"] = `turns[2]: intent "krb", fired at "` + twice + `|p.rb.x1", is rejected GUARD_FAILED` + by
+		initial[m+"b.yaml"], initial[m+"d.yaml"], initial[m+"f.yaml"] = "", "", ""
+		initial[m+"c.yaml"] = `turns[2]: intent "mrc", fired at "` + twice + `|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		initial[m+"e.yaml"] = `turns[3]: intent "mrb", fired at "` + twice + `|p.rb.x2", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		initial[m+"g.yaml"] = `turns[2]: intent "nope", fired at "` + twice + `|p.rb.x1", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+	}
+	lintGolden(t, "../engine/testdata/conformance/par-emit-root-many", many, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/par-emit-root-initial", initial, ruleRejected, ruleWrongState)
+	// emit-place-receivers: which place a receiver's emit reaches after a
+	// cross-region move; par-cross-receiver-slot: an emit to a region
+	// holding two leaves reaches the one in its own place
+	places, slot := map[string]string{}, map[string]string{}
+	for _, v := range []string{"false", "true"} {
+		for _, n := range []string{"1", "2", "3", "7"} {
+			places["v"+n+"_"+v+".yaml"] = ""
+		}
+		places["v4_"+v+".yaml"] = `turns[2]: intent "g", fired at "p#p.b.b3|p.c.c2|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		places["v8_"+v+".yaml"] = `turns[2]: intent "g", fired at "p#p.a.a1|p.b.b3|p.c.c3", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+	}
+	for _, o := range []string{"legacy", "orch"} {
+		slot["earlier_"+o+".yaml"] = `turns[3]: intent "tick", fired at "clock#clock.cal.soggy", is rejected INTENT_NOT_ALLOWED_IN_STATE` + by
+		slot["later_"+o+".yaml"] = ""
+	}
+	lintGolden(t, "../engine/testdata/conformance/emit-place-receivers", places, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/par-cross-receiver-slot", slot, ruleRejected, ruleWrongState)
+	// lint-replay-clarify: an orchestrator's missing slot is a
+	// clarification the run goes on after; the legacy path refuses it
+	lintGolden(t, "../engine/testdata/conformance/lint-replay-clarify", map[string]string{
+		"a_orch_clarify.yaml":   `turns[3]: intent "enter", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected GUARD_FAILED` + by,
+		"b_legacy_missing.yaml": `turns[2]: intent "need", fired at "top.p#top.outside|top.outside|top.p.ra.a2", is rejected MISSING_SLOTS` + by,
+	}, ruleRejected, ruleWrongState)
+	// lint-replay-clock: a clock-only turn on a story with no timeout:
+	// moves nothing, and the run goes on past it
+	lintGolden(t, "../engine/testdata/conformance/lint-replay-clock", map[string]string{
+		"a_clock_expect.yaml":   `turns[2].expect_state: "p#p.ra.x1|p.rb.x1|p.rc.x1|p.rd.x1", but the turn only advances the clock`,
+		"b_clock_then_mra.yaml": `turns[3]: intent "mra", fired at "` + three + `|p.ra.x2", is rejected GUARD_FAILED` + by,
+	}, ruleRejected, ruleWrongState)
+}
