@@ -28,9 +28,13 @@ import (
 // state paths a kid. prefix per level, its @exit states become the
 // innermost parent's terminal done, and a fixture that starts at the
 // story's root (or names no start) starts at the top parent's home with an
-// enter turn per level. A dotted target in the story's files names the
+// enter turn per level (one that seeds initial_world starts at the
+// story's root inside: entering an import resets the child's world to its
+// defaults, so the seed would be lost). A dotted target in the story's files names the
 // folded tree from the top (conformance import-exit-to-folded), so each
-// one whose first segment is a top state of the story gains the prefix.
+// one whose first segment is a top state of the story gains the prefix,
+// as does a phase template's target led by {{ tpl.id }} (phase states are
+// top states).
 
 // wrapAlias is the import alias every wrapping level uses.
 const wrapAlias = "kid"
@@ -204,6 +208,22 @@ func writeWrapParent(dir, id string, exits []string) error {
 // dotted is a dotted (or slashed) state path as a target names one.
 var dotted = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)([./])[A-Za-z0-9_./-]+$`)
 
+// phaseDotted is a phase template's dotted target led by its phase's id
+// ({{ tpl.id }}_review.{id}_inner): the id renders to a top state's name.
+var phaseDotted = regexp.MustCompile(`^\{\{\s*tpl\.id\s*\}\}[A-Za-z0-9_-]*([./])`)
+
+// fromTop is the separator (. or /) of a dotted target that names a path
+// from a top state of the story, or false.
+func (n *wrapNames) fromTop(v string) (string, bool) {
+	if sm := dotted.FindStringSubmatch(v); sm != nil && n.tops[sm[1]] {
+		return sm[2], true
+	}
+	if sm := phaseDotted.FindStringSubmatch(v); sm != nil {
+		return sm[1], true
+	}
+	return "", false
+}
+
 // prefixDottedTargets rewrites, in every YAML file under dir, the
 // target:, on_error: and to: values that name a dotted (or slashed)
 // path from a top state of the story, adding the wrap's kid. (kid/)
@@ -223,8 +243,8 @@ func prefixDottedTargets(dir string, n *wrapNames) error {
 				if k.Value != "target" && k.Value != "on_error" && k.Value != "to" || v.Kind != yaml.ScalarNode {
 					return
 				}
-				if sm := dotted.FindStringSubmatch(v.Value); sm != nil && n.tops[sm[1]] {
-					v.Value, changed = strings.Repeat(wrapAlias+sm[2], n.levels)+v.Value, true
+				if sep, ok := n.fromTop(v.Value); ok {
+					v.Value, changed = strings.Repeat(wrapAlias+sep, n.levels)+v.Value, true
 				}
 			})
 		})

@@ -118,17 +118,26 @@ func (n *wrapNames) state(p string) string {
 func (n *wrapNames) fixture(fx *yaml.Node) {
 	var enter []*yaml.Node
 	st := mapGet(fx, "initial_state")
-	if st == nil || st.Kind != yaml.ScalarNode || st.Value == "" || st.Value == n.root {
-		for l := range n.levels {
-			enter = append(enter, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("intent"),
-				{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("name"), wrapScalar(strings.Repeat(wrapAlias+"__", l) + "enter")}}}})
-		}
+	atRoot := st == nil || st.Kind != yaml.ScalarNode || st.Value == "" || st.Value == n.root
+	if atRoot {
 		if st == nil {
 			st = wrapScalar("")
 			fx.Content = append(fx.Content, wrapScalar("initial_state"), st)
 		}
-		st.Value, st.Tag, st.Style = "home", "!!str", 0
-	} else {
+		st.Tag, st.Style = "!!str", 0
+	}
+	switch {
+	case atRoot && n.root != "" && seeded(mapGet(fx, "initial_world")):
+		// entering an import sets the child's world keys to their
+		// defaults, which would undo the seed: start inside instead
+		st.Value = n.state(n.root)
+	case atRoot:
+		for l := range n.levels {
+			enter = append(enter, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("intent"),
+				{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("name"), wrapScalar(strings.Repeat(wrapAlias+"__", l) + "enter")}}}})
+		}
+		st.Value = "home"
+	default:
 		st.Value = n.state(st.Value)
 	}
 	n.worldKeys(mapGet(fx, "initial_world"))
@@ -190,15 +199,42 @@ func (n *wrapNames) turn(t *yaml.Node) {
 			s.Value = n.state(s.Value)
 		}
 	}
+	if ac := mapGet(mapGet(t, "expect_error"), "allowed_contains"); ac != nil && ac.Kind == yaml.SequenceNode {
+		for _, a := range ac.Content {
+			n.intent(a)
+		}
+	}
+	// a turn that names its display_input reads it back verbatim
+	typed := mapGet(t, "display_input") != nil && mapGet(t, "display_input").Value != ""
 	for _, k := range []string{"expect_events", "expect_events_exact"} {
 		if v := mapGet(t, k); v != nil && v.Kind == yaml.SequenceNode {
 			for _, ev := range v.Content {
-				for _, f := range []string{"from", "to"} {
-					if s := mapGet(ev, f); s != nil && s.Kind == yaml.ScalarNode {
-						s.Value = n.state(s.Value)
-					}
-				}
+				n.event(ev, typed)
 			}
 		}
 	}
 }
+
+// event renames one expected event's states and the names its effect
+// holds: a transition's intent, a world update's keys, the [intent] X
+// input a turn with no display_input shows.
+func (n *wrapNames) event(ev *yaml.Node, typed bool) {
+	for _, f := range []string{"from", "to"} {
+		if s := mapGet(ev, f); s != nil && s.Kind == yaml.ScalarNode {
+			s.Value = n.state(s.Value)
+		}
+	}
+	eff := mapGet(ev, "effect")
+	n.intent(mapGet(eff, "intent"))
+	for _, k := range []string{"set", "increment"} {
+		n.worldKeys(mapGet(eff, k))
+	}
+	if in := mapGet(eff, "input"); in != nil && in.Kind == yaml.ScalarNode && !typed {
+		if name, ok := strings.CutPrefix(in.Value, "[intent] "); ok && n.intents[name] {
+			in.Value = "[intent] " + n.namePre() + name
+		}
+	}
+}
+
+// seeded: an initial_world that sets some key.
+func seeded(w *yaml.Node) bool { return w != nil && w.Kind == yaml.MappingNode && len(w.Content) > 0 }

@@ -9,11 +9,13 @@ import (
 	"kitsoki/pkg/flowtest"
 )
 
-// A story whose fixtures pass (testdata/wrap: a two-document file with a
+// A story whose fixtures pass (testdata/wrap: a four-document file with a
 // world key, intents, dotted and slashed targets, a compound start, an
-// @exit; an input: turn answered by a recording) still passes
+// @exit, a root start with a seeded world, expected events and an
+// expect_error's allowed intents, a phase template's {{ tpl.id }}-led
+// dotted target; an input: turn answered by a recording) still passes
 // wrapped under one and two parents: every name the fixtures use is
-// renamed as the fold renames it, and the dotted target gains the prefix.
+// renamed as the fold renames it, and the dotted targets gain the prefix.
 func TestWrapKeepsFixturesPassing(t *testing.T) {
 	t.Parallel()
 	for _, levels := range []int{1, 2} {
@@ -28,10 +30,12 @@ func TestWrapKeepsFixturesPassing(t *testing.T) {
 		inner := filepath.Join(append([]string{d}, repeatSlice(wrapAlias, levels)...)...)
 		pre := strings.Repeat("kid.", levels)
 		for file, want := range map[string][]string{
-			filepath.Join(inner, "app.yaml"): {"target: " + pre + "room.a", "target: " + strings.Repeat("kid/", levels) + "room/b"},
+			filepath.Join(inner, "app.yaml"): {"target: " + pre + "room.a", "target: " + strings.Repeat("kid/", levels) + "room/b", pre + "{{ tpl.id }}_wing.w2"},
 			filepath.Join(d, "flows", "f.yaml"): {
 				"initial_state: home", "name: " + strings.Repeat("kid__", levels) + "go", strings.Repeat("kid__", levels) + "n: 5",
 				"initial_state: " + pre + "room.a", "expect_state: " + pre + "room.b", "last_error:", "---",
+				"initial_state: " + pre + "start", "effect: {intent: " + strings.Repeat("kid__", levels) + "go}", "allowed_contains: [" + strings.Repeat("kid__", levels) + "jump]",
+				"initial_state: " + pre + "east_hall",
 			},
 			filepath.Join(d, "flows", "rec", "r.yaml"): {"state: " + pre + "room.a", "name: " + strings.Repeat("kid__", levels) + "jump"},
 		} {
@@ -46,8 +50,8 @@ func TestWrapKeepsFixturesPassing(t *testing.T) {
 			}
 		}
 		rs := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(t.Context(), mustDiscover(t, d))
-		if len(rs) != 3 {
-			t.Fatalf("levels %d: %d fixtures ran, want 3", levels, len(rs))
+		if len(rs) != 5 {
+			t.Fatalf("levels %d: %d fixtures ran, want 5", levels, len(rs))
 		}
 		for _, r := range rs {
 			if r.Fatal != nil || r.Flow == nil || !r.Flow.Passed {
