@@ -28,9 +28,10 @@ import (
 // state paths a kid. prefix per level, its @exit states become the
 // innermost parent's terminal done, and a fixture that starts at the
 // story's root (or names no start) starts at the top parent's home with an
-// enter turn per level (one that seeds initial_world starts at the
-// story's root inside: entering an import resets the child's world to its
-// defaults, so the seed would be lost). A dotted target in the story's files names the
+// enter turn per level (one that seeds initial_world, or of a story whose
+// root's entry runs an on_enter, starts at the story's root inside:
+// entering an import resets the child's world to its defaults and runs
+// the on_enter a fixture's start skips). A dotted target in the story's files names the
 // folded tree from the top (conformance import-exit-to-folded), so each
 // one whose first segment is a top state of the story gains the prefix,
 // as does a phase template's target led by {{ tpl.id }} (phase states are
@@ -64,6 +65,9 @@ type wrapNames struct {
 	intents, ifaces map[string]bool
 	exits           []string
 	levels          int
+	// rootEnters: entering the story's root runs an on_enter (of the
+	// root or a state its entry enters), which a fixture's start skips
+	rootEnters bool
 }
 
 // readWrapNames loads and folds the story at app. A story that does not
@@ -88,6 +92,8 @@ func readWrapNames(app string, levels int) *wrapNames {
 	}
 	for _, s := range st.States {
 		n.tops[s.Name] = true
+		// the folded story's State index is the unfolded one's: look by name
+		n.rootEnters = n.rootEnters || s.Name == n.root && entryRuns(s, 0)
 	}
 	for _, w := range st.World {
 		n.world[w.Name] = true

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/story"
 )
 
 // reservedWorld are the world keys the fold leaves bare.
@@ -127,9 +129,10 @@ func (n *wrapNames) fixture(fx *yaml.Node) {
 		st.Tag, st.Style = "!!str", 0
 	}
 	switch {
-	case atRoot && n.root != "" && seeded(mapGet(fx, "initial_world")):
+	case atRoot && n.root != "" && (n.rootEnters || seeded(mapGet(fx, "initial_world"))):
 		// entering an import sets the child's world keys to their
-		// defaults, which would undo the seed: start inside instead
+		// defaults, which would undo the seed, and runs the on_enter a
+		// fixture's start skips: start inside instead
 		st.Value = n.state(n.root)
 	case atRoot:
 		for l := range n.levels {
@@ -234,6 +237,23 @@ func (n *wrapNames) event(ev *yaml.Node, typed bool) {
 			in.Value = "[intent] " + n.namePre() + name
 		}
 	}
+}
+
+// entryRuns: entering s runs an on_enter: its own, its initial child's
+// (a compound) or a region's (a parallel state).
+func entryRuns(s *story.State, depth int) bool {
+	if s == nil || depth > 32 {
+		return false
+	}
+	if len(s.OnEnter) > 0 {
+		return true
+	}
+	for _, c := range s.Children {
+		if (s.Parallel || c.Name == s.Initial()) && entryRuns(c, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // seeded: an initial_world that sets some key.

@@ -76,3 +76,56 @@ func TestWrapStateNames(t *testing.T) {
 		}
 	}
 }
+
+// A story whose root's entry runs an on_enter keeps a root start inside
+// the wrap: entering the
+// import would run the on_enter that the fixture's own start skips, and
+// the fixture that passes unwrapped would fail wrapped.
+func TestWrapRootEntryStartsInside(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	d := filepath.Join(dir, "000")
+	app := `app: { id: enters, version: 0.1.0 }
+world:
+  s: { type: string, default: "" }
+intents:
+  go: { description: go }
+root: r1
+states:
+  r1:
+    view: "s={{ world.s }}"
+    on_enter: [ { set: { s: entered } } ]
+    on:
+      go: [ { target: r2 } ]
+  r2: { view: r2 }
+`
+	fx := `test_kind: flow
+initial_state: r1
+turns:
+  - intent: { name: go }
+    expect_state: r2
+    expect_world: { s: "" }
+`
+	for p, b := range map[string]string{"app.yaml": app, "flows/f.yaml": fx} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(d, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, p), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := wrapTree(dir, 1); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(d, "flows", "f.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "initial_state: kid.r1") || strings.Contains(string(b), "enter") {
+		t.Errorf("the root start is not kept inside:\n%s", b)
+	}
+	rs := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(t.Context(), mustDiscover(t, d))
+	if len(rs) != 1 || rs[0].Fatal != nil || rs[0].Flow == nil || !rs[0].Flow.Passed {
+		t.Errorf("the wrapped fixture fails: %+v", rs)
+	}
+}
