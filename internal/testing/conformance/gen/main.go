@@ -144,8 +144,10 @@
 // parent's done, the recording an input: turn reads, expected events'
 // intents and world keys, expect_error's allowed intents; a root start
 // with a seeded world, or of a story whose root's entry runs an on_enter,
-// starts inside, since entering an import resets the child's world and
-// runs the on_enter a fixture's start skips; wrap_fixture.go), dotted and slashed targets in the
+// or that bounds its event count, starts inside, since entering an import
+// resets the child's world and runs the on_enter a fixture's start skips;
+// a legacy document with no start stays at "" as upstream starts it;
+// wrap_fixture.go), dotted and slashed targets in the
 // story's files (and a phase template's {{ tpl.id }}-led ones) gain the
 // kid. prefix, since they name the folded tree from the top, and a middle level gets
 // the story's views/. Upstream passes testdata/wrap's fixtures wrapped at

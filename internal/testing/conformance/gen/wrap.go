@@ -28,10 +28,12 @@ import (
 // state paths a kid. prefix per level, its @exit states become the
 // innermost parent's terminal done, and a fixture that starts at the
 // story's root (or names no start) starts at the top parent's home with an
-// enter turn per level (one that seeds initial_world, or of a story whose
-// root's entry runs an on_enter, starts at the story's root inside:
-// entering an import resets the child's world to its defaults and runs
-// the on_enter a fixture's start skips). A dotted target in the story's files names the
+// enter turn per level (one that seeds initial_world, bounds its event
+// count or has no turn, or of a story whose root's entry runs an
+// on_enter, starts at the story's root inside: entering an import resets
+// the child's world to its defaults and runs the on_enter a fixture's
+// start skips; a legacy document with no start stays at "", where
+// upstream's legacy path starts it). A dotted target in the story's files names the
 // folded tree from the top (conformance import-exit-to-folded), so each
 // one whose first segment is a top state of the story gains the prefix,
 // as does a phase template's target led by {{ tpl.id }} (phase states are

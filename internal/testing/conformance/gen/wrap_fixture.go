@@ -120,6 +120,13 @@ func (n *wrapNames) state(p string) string {
 func (n *wrapNames) fixture(fx *yaml.Node) {
 	var enter []*yaml.Node
 	st := mapGet(fx, "initial_state")
+	unset := st == nil || st.Kind == yaml.ScalarNode && st.Value == ""
+	if unset && legacyPath(fx) {
+		// the legacy path starts at "" (flow-format.md §2.1), where
+		// every intent is refused: wrapped, it is the same ""
+		n.names(fx)
+		return
+	}
 	atRoot := st == nil || st.Kind != yaml.ScalarNode || st.Value == "" || st.Value == n.root
 	if atRoot {
 		if st == nil {
@@ -129,10 +136,11 @@ func (n *wrapNames) fixture(fx *yaml.Node) {
 		st.Tag, st.Style = "!!str", 0
 	}
 	switch {
-	case atRoot && n.root != "" && (n.rootEnters || seeded(mapGet(fx, "initial_world"))):
+	case atRoot && n.root != "" && (n.rootEnters || seeded(mapGet(fx, "initial_world")) || countsEvents(fx)):
 		// entering an import sets the child's world keys to their
-		// defaults, which would undo the seed, and runs the on_enter a
-		// fixture's start skips: start inside instead
+		// defaults, which would undo the seed, runs the on_enter a
+		// fixture's start skips, and adds the events of its turns to
+		// a session's count: start inside instead
 		st.Value = n.state(n.root)
 	case atRoot:
 		for l := range n.levels {
@@ -143,6 +151,16 @@ func (n *wrapNames) fixture(fx *yaml.Node) {
 	default:
 		st.Value = n.state(st.Value)
 	}
+	n.names(fx)
+	turns := mapGet(fx, "turns")
+	if turns != nil && turns.Kind == yaml.SequenceNode {
+		turns.Content = append(enter, turns.Content...)
+	}
+}
+
+// names renames a fixture document's world keys, host interfaces and
+// turns.
+func (n *wrapNames) names(fx *yaml.Node) {
 	n.worldKeys(mapGet(fx, "initial_world"))
 	n.worldKeys(mapGet(fx, "expect_world_final"))
 	if hb := mapGet(fx, "host_bindings"); hb != nil && hb.Kind == yaml.MappingNode {
@@ -152,14 +170,36 @@ func (n *wrapNames) fixture(fx *yaml.Node) {
 			}
 		}
 	}
-	turns := mapGet(fx, "turns")
-	if turns.Kind != yaml.SequenceNode {
-		return
+	if turns := mapGet(fx, "turns"); turns != nil && turns.Kind == yaml.SequenceNode {
+		for _, t := range turns.Content {
+			n.turn(t)
+		}
 	}
-	for _, t := range turns.Content {
-		n.turn(t)
+}
+
+// legacyPath: upstream runs the fixture document on its legacy path
+// (flow-format.md §1.3): use_orchestrator: false, or nothing that selects
+// the orchestrator.
+func legacyPath(fx *yaml.Node) bool {
+	if uo := mapGet(fx, "use_orchestrator"); uo != nil && uo.Kind == yaml.ScalarNode {
+		return uo.Value == "false"
 	}
-	turns.Content = append(enter, turns.Content...)
+	if hh := mapGet(fx, "host_handlers"); hh != nil && len(hh.Content) > 0 {
+		return false
+	}
+	for _, k := range []string{"host_cassette", "starlark_http_cassette"} {
+		if v := mapGet(fx, k); v != nil && v.Value != "" {
+			return false
+		}
+	}
+	if turns := mapGet(fx, "turns"); turns != nil {
+		for _, t := range turns.Content {
+			if mapGet(t, "advance_clock") != nil || mapGet(t, "expect_inbox") != nil || mapGet(t, "expect_jobs") != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // intent renames an intent: {name: x} or x.
@@ -254,6 +294,13 @@ func entryRuns(s *story.State, depth int) bool {
 		}
 	}
 	return false
+}
+
+// countsEvents: the document bounds its session's event count from
+// above, or has no turn (only its session checks run).
+func countsEvents(fx *yaml.Node) bool {
+	turns := mapGet(fx, "turns")
+	return mapGet(fx, "expect_events_count_atmost") != nil || turns == nil || len(turns.Content) == 0
 }
 
 // seeded: an initial_world that sets some key.

@@ -9,11 +9,13 @@ import (
 	"kitsoki/pkg/flowtest"
 )
 
-// A story whose fixtures pass (testdata/wrap: a four-document file with a
+// A story whose fixtures pass (testdata/wrap: a six-document file with a
 // world key, intents, dotted and slashed targets, a compound start, an
 // @exit, a root start with a seeded world, expected events and an
 // expect_error's allowed intents, a phase template's {{ tpl.id }}-led
-// dotted target; an input: turn answered by a recording) still passes
+// dotted target, a legacy document with no start, which upstream starts
+// at "", one with no turn that counts its events; an input: turn answered
+// by a recording) still passes
 // wrapped under one and two parents: every name the fixtures use is
 // renamed as the fold renames it, and the dotted targets gain the prefix.
 func TestWrapKeepsFixturesPassing(t *testing.T) {
@@ -50,8 +52,8 @@ func TestWrapKeepsFixturesPassing(t *testing.T) {
 			}
 		}
 		rs := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(t.Context(), mustDiscover(t, d))
-		if len(rs) != 5 {
-			t.Fatalf("levels %d: %d fixtures ran, want 5", levels, len(rs))
+		if len(rs) != 7 {
+			t.Fatalf("levels %d: %d fixtures ran, want 7", levels, len(rs))
 		}
 		for _, r := range rs {
 			if r.Fatal != nil || r.Flow == nil || !r.Flow.Passed {
