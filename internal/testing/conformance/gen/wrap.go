@@ -68,8 +68,9 @@ type wrapNames struct {
 	exits           []string
 	levels          int
 	// rootEnters: entering the story's root runs an on_enter (of the
-	// root or a state its entry enters), which a fixture's start skips
-	rootEnters bool
+	// root or a state its entry enters), which a fixture's start skips;
+	// rootLeaf: the root has no child state (nor is an import)
+	rootEnters, rootLeaf bool
 }
 
 // readWrapNames loads and folds the story at app. A story that does not
@@ -95,7 +96,9 @@ func readWrapNames(app string, levels int) *wrapNames {
 	for _, s := range st.States {
 		n.tops[s.Name] = true
 		// the folded story's State index is the unfolded one's: look by name
-		n.rootEnters = n.rootEnters || s.Name == n.root && entryRuns(s, 0)
+		if s.Name == n.root {
+			n.rootEnters, n.rootLeaf = entryRuns(s, 0), len(s.Children) == 0
+		}
 	}
 	for _, w := range st.World {
 		n.world[w.Name] = true

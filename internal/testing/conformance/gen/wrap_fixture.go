@@ -136,11 +136,13 @@ func (n *wrapNames) fixture(fx *yaml.Node) {
 		st.Tag, st.Style = "!!str", 0
 	}
 	switch {
-	case atRoot && n.root != "" && (n.rootEnters || seeded(mapGet(fx, "initial_world")) || countsEvents(fx)):
+	case atRoot && n.root != "" && (!unset || n.rootLeaf) && (n.rootEnters || seeded(mapGet(fx, "initial_world")) || countsEvents(fx)):
 		// entering an import sets the child's world keys to their
 		// defaults, which would undo the seed, runs the on_enter a
 		// fixture's start skips, and adds the events of its turns to
-		// a session's count: start inside instead
+		// a session's count: start inside instead, where the start is
+		// the root as written (a start left unset lands in a compound
+		// root's initial leaf, which a start inside would not)
 		st.Value = n.state(n.root)
 	case atRoot:
 		for l := range n.levels {
