@@ -28,9 +28,18 @@ func foldedTop(st *story.Story) *story.Story {
 }
 
 // inFolded reports whether the dotted path names a state of st's tree
-// with its imports folded in.
+// with its imports folded in, and phases: expanded at every level
+// (rule_target_folded_phases.go).
 func inFolded(st *story.Story, path string, depth int) bool {
 	if st == nil || depth > 64 {
+		return false
+	}
+	return inFoldedAs(st, path, depth) || inFoldedAs(phasedView(st), path, depth)
+}
+
+// inFoldedAs is inFolded with st's states as they are.
+func inFoldedAs(st *story.Story, path string, depth int) bool {
+	if st == nil {
 		return false
 	}
 	if s := st.State(path); s != nil && s.Import == nil {

@@ -141,9 +141,15 @@
 // of N one-state parents (wrap.go): the top's fixtures are the story's,
 // renamed as the fold renames (intents and world keys kid__x, states
 // kid.x, parallel configurations path by path, @exit states the innermost
-// parent's done, the recording an input: turn reads; wrap_fixture.go),
-// dotted and slashed targets in the story's files gain the kid. prefix,
-// since they name the folded tree from the top, and a middle level gets
+// parent's done, the recording an input: turn reads, expected events'
+// intents and world keys, expect_error's allowed intents; a root start
+// with a seeded world, or of a story whose root's entry runs an on_enter,
+// or that bounds its event count, starts inside, since entering an import
+// resets the child's world and runs the on_enter a fixture's start skips;
+// a legacy document with no start stays at "" as upstream starts it;
+// wrap_fixture.go), dotted and slashed targets in the
+// story's files (and a phase template's {{ tpl.id }}-led ones) gain the
+// kid. prefix, since they name the folded tree from the top, and a middle level gets
 // the story's views/. Upstream passes testdata/wrap's fixtures wrapped at
 // one and two levels as it does unwrapped.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy

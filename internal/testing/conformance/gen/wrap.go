@@ -28,9 +28,16 @@ import (
 // state paths a kid. prefix per level, its @exit states become the
 // innermost parent's terminal done, and a fixture that starts at the
 // story's root (or names no start) starts at the top parent's home with an
-// enter turn per level. A dotted target in the story's files names the
+// enter turn per level (one that seeds initial_world, bounds its event
+// count or has no turn, or of a story whose root's entry runs an
+// on_enter, starts at the story's root inside: entering an import resets
+// the child's world to its defaults and runs the on_enter a fixture's
+// start skips; a legacy document with no start stays at "", where
+// upstream's legacy path starts it). A dotted target in the story's files names the
 // folded tree from the top (conformance import-exit-to-folded), so each
-// one whose first segment is a top state of the story gains the prefix.
+// one whose first segment is a top state of the story gains the prefix,
+// as does a phase template's target led by {{ tpl.id }} (phase states are
+// top states).
 
 // wrapAlias is the import alias every wrapping level uses.
 const wrapAlias = "kid"
@@ -60,6 +67,10 @@ type wrapNames struct {
 	intents, ifaces map[string]bool
 	exits           []string
 	levels          int
+	// rootEnters: entering the story's root runs an on_enter (of the
+	// root or a state its entry enters), which a fixture's start skips;
+	// rootLeaf: the root has no child state (nor is an import)
+	rootEnters, rootLeaf bool
 }
 
 // readWrapNames loads and folds the story at app. A story that does not
@@ -84,6 +95,10 @@ func readWrapNames(app string, levels int) *wrapNames {
 	}
 	for _, s := range st.States {
 		n.tops[s.Name] = true
+		// the folded story's State index is the unfolded one's: look by name
+		if s.Name == n.root {
+			n.rootEnters, n.rootLeaf = entryRuns(s, 0), len(s.Children) == 0
+		}
 	}
 	for _, w := range st.World {
 		n.world[w.Name] = true
@@ -204,6 +219,22 @@ func writeWrapParent(dir, id string, exits []string) error {
 // dotted is a dotted (or slashed) state path as a target names one.
 var dotted = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)([./])[A-Za-z0-9_./-]+$`)
 
+// phaseDotted is a phase template's dotted target led by its phase's id
+// ({{ tpl.id }}_review.{id}_inner): the id renders to a top state's name.
+var phaseDotted = regexp.MustCompile(`^\{\{\s*tpl\.id\s*\}\}[A-Za-z0-9_-]*([./])`)
+
+// fromTop is the separator (. or /) of a dotted target that names a path
+// from a top state of the story, or false.
+func (n *wrapNames) fromTop(v string) (string, bool) {
+	if sm := dotted.FindStringSubmatch(v); sm != nil && n.tops[sm[1]] {
+		return sm[2], true
+	}
+	if sm := phaseDotted.FindStringSubmatch(v); sm != nil {
+		return sm[1], true
+	}
+	return "", false
+}
+
 // prefixDottedTargets rewrites, in every YAML file under dir, the
 // target:, on_error: and to: values that name a dotted (or slashed)
 // path from a top state of the story, adding the wrap's kid. (kid/)
@@ -223,8 +254,8 @@ func prefixDottedTargets(dir string, n *wrapNames) error {
 				if k.Value != "target" && k.Value != "on_error" && k.Value != "to" || v.Kind != yaml.ScalarNode {
 					return
 				}
-				if sm := dotted.FindStringSubmatch(v.Value); sm != nil && n.tops[sm[1]] {
-					v.Value, changed = strings.Repeat(wrapAlias+sm[2], n.levels)+v.Value, true
+				if sep, ok := n.fromTop(v.Value); ok {
+					v.Value, changed = strings.Repeat(wrapAlias+sep, n.levels)+v.Value, true
 				}
 			})
 		})

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/story"
 )
 
 // reservedWorld are the world keys the fold leaves bare.
@@ -118,19 +120,49 @@ func (n *wrapNames) state(p string) string {
 func (n *wrapNames) fixture(fx *yaml.Node) {
 	var enter []*yaml.Node
 	st := mapGet(fx, "initial_state")
-	if st == nil || st.Kind != yaml.ScalarNode || st.Value == "" || st.Value == n.root {
-		for l := range n.levels {
-			enter = append(enter, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("intent"),
-				{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("name"), wrapScalar(strings.Repeat(wrapAlias+"__", l) + "enter")}}}})
-		}
+	unset := st == nil || st.Kind == yaml.ScalarNode && st.Value == ""
+	if unset && legacyPath(fx) {
+		// the legacy path starts at "" (flow-format.md §2.1), where
+		// every intent is refused: wrapped, it is the same ""
+		n.names(fx)
+		return
+	}
+	atRoot := st == nil || st.Kind != yaml.ScalarNode || st.Value == "" || st.Value == n.root
+	if atRoot {
 		if st == nil {
 			st = wrapScalar("")
 			fx.Content = append(fx.Content, wrapScalar("initial_state"), st)
 		}
-		st.Value, st.Tag, st.Style = "home", "!!str", 0
-	} else {
+		st.Tag, st.Style = "!!str", 0
+	}
+	switch {
+	case atRoot && n.root != "" && (!unset || n.rootLeaf) && (n.rootEnters || seeded(mapGet(fx, "initial_world")) || countsEvents(fx)):
+		// entering an import sets the child's world keys to their
+		// defaults, which would undo the seed, runs the on_enter a
+		// fixture's start skips, and adds the events of its turns to
+		// a session's count: start inside instead, where the start is
+		// the root as written (a start left unset lands in a compound
+		// root's initial leaf, which a start inside would not)
+		st.Value = n.state(n.root)
+	case atRoot:
+		for l := range n.levels {
+			enter = append(enter, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("intent"),
+				{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("name"), wrapScalar(strings.Repeat(wrapAlias+"__", l) + "enter")}}}})
+		}
+		st.Value = "home"
+	default:
 		st.Value = n.state(st.Value)
 	}
+	n.names(fx)
+	turns := mapGet(fx, "turns")
+	if turns != nil && turns.Kind == yaml.SequenceNode {
+		turns.Content = append(enter, turns.Content...)
+	}
+}
+
+// names renames a fixture document's world keys, host interfaces and
+// turns.
+func (n *wrapNames) names(fx *yaml.Node) {
 	n.worldKeys(mapGet(fx, "initial_world"))
 	n.worldKeys(mapGet(fx, "expect_world_final"))
 	if hb := mapGet(fx, "host_bindings"); hb != nil && hb.Kind == yaml.MappingNode {
@@ -140,14 +172,36 @@ func (n *wrapNames) fixture(fx *yaml.Node) {
 			}
 		}
 	}
-	turns := mapGet(fx, "turns")
-	if turns.Kind != yaml.SequenceNode {
-		return
+	if turns := mapGet(fx, "turns"); turns != nil && turns.Kind == yaml.SequenceNode {
+		for _, t := range turns.Content {
+			n.turn(t)
+		}
 	}
-	for _, t := range turns.Content {
-		n.turn(t)
+}
+
+// legacyPath: upstream runs the fixture document on its legacy path
+// (flow-format.md §1.3): use_orchestrator: false, or nothing that selects
+// the orchestrator.
+func legacyPath(fx *yaml.Node) bool {
+	if uo := mapGet(fx, "use_orchestrator"); uo != nil && uo.Kind == yaml.ScalarNode {
+		return uo.Value == "false"
 	}
-	turns.Content = append(enter, turns.Content...)
+	if hh := mapGet(fx, "host_handlers"); hh != nil && len(hh.Content) > 0 {
+		return false
+	}
+	for _, k := range []string{"host_cassette", "starlark_http_cassette"} {
+		if v := mapGet(fx, k); v != nil && v.Value != "" {
+			return false
+		}
+	}
+	if turns := mapGet(fx, "turns"); turns != nil {
+		for _, t := range turns.Content {
+			if mapGet(t, "advance_clock") != nil || mapGet(t, "expect_inbox") != nil || mapGet(t, "expect_jobs") != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // intent renames an intent: {name: x} or x.
@@ -190,15 +244,66 @@ func (n *wrapNames) turn(t *yaml.Node) {
 			s.Value = n.state(s.Value)
 		}
 	}
+	if ac := mapGet(mapGet(t, "expect_error"), "allowed_contains"); ac != nil && ac.Kind == yaml.SequenceNode {
+		for _, a := range ac.Content {
+			n.intent(a)
+		}
+	}
+	// a turn that names its display_input reads it back verbatim
+	typed := mapGet(t, "display_input") != nil && mapGet(t, "display_input").Value != ""
 	for _, k := range []string{"expect_events", "expect_events_exact"} {
 		if v := mapGet(t, k); v != nil && v.Kind == yaml.SequenceNode {
 			for _, ev := range v.Content {
-				for _, f := range []string{"from", "to"} {
-					if s := mapGet(ev, f); s != nil && s.Kind == yaml.ScalarNode {
-						s.Value = n.state(s.Value)
-					}
-				}
+				n.event(ev, typed)
 			}
 		}
 	}
 }
+
+// event renames one expected event's states and the names its effect
+// holds: a transition's intent, a world update's keys, the [intent] X
+// input a turn with no display_input shows.
+func (n *wrapNames) event(ev *yaml.Node, typed bool) {
+	for _, f := range []string{"from", "to"} {
+		if s := mapGet(ev, f); s != nil && s.Kind == yaml.ScalarNode {
+			s.Value = n.state(s.Value)
+		}
+	}
+	eff := mapGet(ev, "effect")
+	n.intent(mapGet(eff, "intent"))
+	for _, k := range []string{"set", "increment"} {
+		n.worldKeys(mapGet(eff, k))
+	}
+	if in := mapGet(eff, "input"); in != nil && in.Kind == yaml.ScalarNode && !typed {
+		if name, ok := strings.CutPrefix(in.Value, "[intent] "); ok && n.intents[name] {
+			in.Value = "[intent] " + n.namePre() + name
+		}
+	}
+}
+
+// entryRuns: entering s runs an on_enter: its own, its initial child's
+// (a compound) or a region's (a parallel state).
+func entryRuns(s *story.State, depth int) bool {
+	if s == nil || depth > 32 {
+		return false
+	}
+	if len(s.OnEnter) > 0 {
+		return true
+	}
+	for _, c := range s.Children {
+		if (s.Parallel || c.Name == s.Initial()) && entryRuns(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// countsEvents: the document bounds its session's event count from
+// above, or has no turn (only its session checks run).
+func countsEvents(fx *yaml.Node) bool {
+	turns := mapGet(fx, "turns")
+	return mapGet(fx, "expect_events_count_atmost") != nil || turns == nil || len(turns.Content) == 0
+}
+
+// seeded: an initial_world that sets some key.
+func seeded(w *yaml.Node) bool { return w != nil && w.Kind == yaml.MappingNode && len(w.Content) > 0 }
