@@ -28,7 +28,7 @@ func addSemanticRoutingFlag(c *cobra.Command) {
 
 // strictUsage is the --strict flag of kitsoki run and kitsoki test: the
 // engine's opt-in checks (engine.Options.Strict).
-const strictUsage = "check what the existing engine lets through: slot values of the wrong type: or refused by their validator:, a set: coerced to a key's declared type kept as coerced, increments of non-integers (kitsoki validate warns where a story relies on the difference)"
+const strictUsage = "check what the existing engine lets through: slot values of the wrong type: or refused by their validator:, a set: coerced to a key's declared type kept as coerced, increments of non-integers, a set: or bind: holding NaN, an infinity or the whole world, a with: or emit_intent slot holding NaN or an infinity (kitsoki validate warns where a story relies on the difference)"
 
 // checkCallTimeout validates --call-timeout (0 = the agent layer's default).
 func checkCallTimeout(d interface{ Seconds() float64 }) error {

@@ -289,7 +289,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) (bound bool, err erro
 		if b.Tmpl != nil {
 			var nf *nonFiniteError
 			if v, world, err = b.Tmpl.renderWorld(r.env(r.slots, map[string]any{"result": res})); errors.As(err, &nf) {
-				err = nil // bound as rendered, lost to the log (bindKey; conformance bind-template-non-finite)
+				err = nil // bound as rendered, lost to the log (bindKeyLost; conformance bind-template-non-finite); --strict refuses it (strictBind)
 			}
 			if err != nil {
 				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
@@ -310,6 +310,9 @@ func (r *runner) bindResult(e *Effect, res map[string]any) (bound bool, err erro
 			continue // no such path (or no data): the key is left as it is
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
+		if err := r.strictBind(v, world); err != nil {
+			return bound, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+		}
 		if err := r.bindKeyLost(b.Key, v, v, false, world); err != nil {
 			return bound, err
 		}
@@ -376,6 +379,20 @@ func (r *runner) strictArgs(w map[string]any) error {
 	return finite(w)
 }
 
+// strictBind refuses, under --strict only, a bind's value holding an
+// infinite or NaN number or the live world, as applySet refuses a set's:
+// without --strict both are bound for the turn and lost to the log
+// (lostSet; conformance bind-non-finite-logged, bind-template-non-finite).
+func (r *runner) strictBind(v any, world bool) error {
+	if !r.so.Strict {
+		return nil
+	}
+	if world {
+		return &nonFiniteError{world: true}
+	}
+	return finite(v)
+}
+
 // bindKey binds key: mem in the world, rec in its world.update and, when
 // the two differ, in the journal. A non-finite value is lost to the log
 // (lostSet; conformance bind-non-finite-logged).
@@ -388,7 +405,7 @@ func (r *runner) bindKey(key string, mem, rec any, differ bool) error {
 func (r *runner) bindKeyLost(key string, mem, rec any, differ, world bool) error {
 	r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = true, true, true, false
 	r.t.batchBound = append(r.t.batchBound, key)
-	if (world || finite(mem) != nil) && !r.so.Strict {
+	if world || finite(mem) != nil { // --strict refused it (strictBind)
 		return r.lostSet(key, mem)
 	}
 	setPath(r.world, key, mem)

@@ -44,7 +44,9 @@ type Options struct {
 	Observer Observer
 	// Strict turns on the checks upstream does not make (--strict): slot
 	// types and validators, coerced sets kept, increments of non-integers
-	// failing (docs/compat/engine.md).
+	// failing, a set: or bind: holding NaN, an infinity or the whole world
+	// failing, and a with: or emit_intent slot holding NaN or an infinity
+	// (docs/compat/engine.md).
 	Strict bool
 	// NoAgentHandlers is upstream's flow rig, which registers no
 	// host.agent.<verb> handler: an agent call is answered by a stub or a

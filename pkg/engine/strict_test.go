@@ -183,3 +183,45 @@ func strictAndNot(t *testing.T, src string, co CompileOptions, hosts func() *hos
 		s.Close()
 	}
 }
+
+// A bind of a value no JSON holds, or of the live world, is bound for the
+// turn and lost to the log as upstream does (conformance
+// bind-template-non-finite, bind-non-finite-logged); --strict fails the
+// turn naming the key, as it does a set: of the same. The call is a real
+// host.run (a subprocess whose exit code 0 divides 1).
+func TestStrictNonFiniteBind(t *testing.T) {
+	const src = `app: { id: nonfinite-bind, version: 0.1.0 }
+world:
+  x: { type: float, default: 1.5 }
+intents: { a: {}, noop: {} }
+root: s
+states:
+  s:
+    on:
+      a: [ { target: ., effects: [ { invoke: host.run, with: { cmd: "true" }, bind: { x: "BIND" } } ] } ]
+      noop: [ { target: . } ]
+`
+	for _, c := range []struct{ name, bind, want string }{
+		{"infinity", "{{ 1 / result.exit_code }}", "bind.x: the value is +Inf"},
+		{"nan-in-list", "{{ [result.exit_code / 0] }}", "bind.x: the value is NaN"},
+		{"world", "{{ world }}", "bind.x: the value holds the whole world"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			strictAndNot(t, strings.Replace(src, "BIND", c.bind, 1), CompileOptions{}, nil, func(s *Session, tn *Turn, strict bool) {
+				if strict {
+					if tn.Err == nil || !strings.Contains(tn.Err.Error(), c.want) {
+						t.Errorf("strict: %v", tn.Err)
+					}
+					return
+				}
+				if tn.Err != nil {
+					t.Fatalf("err %v", tn.Err)
+				}
+				fire(t, s, "noop")
+				if x := s.World()["x"]; x != 1.5 {
+					t.Errorf("next turn x %#v, want the default 1.5 (the bind is lost to the log)", x)
+				}
+			})
+		})
+	}
+}

@@ -68,7 +68,11 @@ func (r *runner) armFor(owner *State, at string) {
 	after, err := owner.Timeout.After.render(r.env(nil, nil))
 	if err == nil {
 		var d time.Duration
-		if d, err = duration.Parse(after); err == nil {
+		if d, err = duration.Parse(after); err == nil && d == 0 {
+			// "0s", "0.5ns", "1e-20d": upstream arms nothing
+			// (arm_invalid_after; conformance timeout-after-zero)
+			err = fmt.Errorf("%q is zero: the timeout never arms", after)
+		} else if err == nil {
 			r.timer = &armedTimeout{state: at, owner: owner, after: strings.TrimSpace(after), d: d, deadline: r.now().Add(d)}
 			return
 		}

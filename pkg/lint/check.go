@@ -122,6 +122,7 @@ func passes() []pass {
 		{ruleAgentFile, checkAgentFiles},
 		{ruleAgentTemplate, checkAgentTemplate},
 		{ruleCallTimeout, checkCallTimeout},
+		{ruleTimeoutZero, checkTimeoutZero},
 		{rulePromptRoot, checkPromptRoots},
 		{ruleSchema, checkSchemas},
 		{ruleGrammar, checkGrammar},
