@@ -32,13 +32,17 @@ func (w *Walker) Undecodable(n *yaml.Node, at Place) {
 }
 
 func (w *Walker) undecodableMapping(n *yaml.Node, at Place) {
+	type written struct {
+		kind  yaml.Kind
+		value string
+	}
+	first := make(map[written]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		for j := 0; j < i; j += 2 {
-			if p := n.Content[j]; p.Kind == k.Kind && p.Value == k.Value {
-				w.Report(w.Pos(k), diag.Error, w.Rules.Duplicate, "%s: given twice in one mapping (first at line %d, column %d): keep one", at.Dot(k.Value), p.Line, p.Column)
-				break
-			}
+		if p := first[written{k.Kind, k.Value}]; p != nil {
+			w.Report(w.Pos(k), diag.Error, w.Rules.Duplicate, "%s: given twice in one mapping (first at line %d, column %d): keep one", at.Dot(k.Value), p.Line, p.Column)
+		} else {
+			first[written{k.Kind, k.Value}] = k
 		}
 		key := Place{Where: at.Dot(k.Value)}
 		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
@@ -53,18 +57,17 @@ func (w *Walker) undecodableMapping(n *yaml.Node, at Place) {
 // badMerge reports the value v of a merge key unless it is a mapping or
 // a list of mappings (aliases of them).
 func (w *Walker) badMerge(v *yaml.Node, at Place) {
-	d := Deref(v)
-	ok := d != nil && d.Kind == yaml.MappingNode
-	if d != nil && d.Kind == yaml.SequenceNode {
-		ok = true
-		for _, it := range d.Content {
+	const want = "merges a mapping or a list of mappings"
+	switch d := Deref(v); {
+	case d == nil || d.Kind == yaml.MappingNode:
+	case d.Kind == yaml.SequenceNode:
+		for i, it := range d.Content {
 			if m := Deref(it); m == nil || m.Kind != yaml.MappingNode {
-				ok = false
+				w.Report(w.Pos(it), diag.Error, w.Rules.Type, "%s: %s, got %s as item %d", at.String(), want, Describe(m), i)
 			}
 		}
-	}
-	if !ok {
-		w.Report(w.Pos(v), diag.Error, w.Rules.Type, "%s: merges a mapping or a list of mappings, got %s", at.String(), Describe(d))
+	default:
+		w.Report(w.Pos(v), diag.Error, w.Rules.Type, "%s: %s, got %s", at.String(), want, Describe(d))
 	}
 	if v.Kind != yaml.AliasNode {
 		w.Undecodable(v, at)
