@@ -7,7 +7,10 @@
 // maps a place inside a scalar's value back to the file through its style.
 // [NewFileWalker] walks a file only kitsoki reads (a plugin manifest, a pin
 // file) with yaml.v3's readings ([Decoded], [Walker.DecodedStrList]) and
-// hands its findings back as one error ([Walker.Err]).
+// hands its findings back as one error ([Walker.Err]); a reader that
+// decodes with yaml.v3 first places what it refused with
+// [Walker.Undecodable] (a tag its text does not fit, a bad merge, a key
+// given twice), and words an error the walk did not place with [ErrText].
 // [RepeatedKey] finds a key given twice as upstream's parser (written
 // twice, anywhere) and decoder (through a merged list or an alias key,
 // where a decoder into the caller's type reads) refuse it. [TooDeep] finds

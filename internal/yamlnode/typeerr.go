@@ -7,41 +7,18 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// TypeErrorText words a yaml.v3 decode error in the file's own terms: no
-// "yaml:" prefix, one line ("; " between the lines of a *yaml.TypeError),
-// a key the target has no field for named as an unknown key, and the Go
-// type a value could not be decoded into named as the YAML expected there
-// ("line 3: cannot unmarshal !!int `4` where a mapping is expected"). A
-// file kitsoki reads field by field goes through a [Walker] instead, which
-// places each finding at its line and column and suggests the key meant.
-func TypeErrorText(err error) string {
-	te, ok := errors.AsType[*yaml.TypeError](err)
-	if !ok {
-		return strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", " ")
-	}
-	msgs := make([]string, 0, len(te.Errors))
-	for _, m := range te.Errors {
-		msgs = append(msgs, strings.ReplaceAll(typeErrorLine(m), "\n", `\n`))
-	}
-	return strings.Join(msgs, "; ")
-}
-
-// typeErrorLine is one line of a *yaml.TypeError in the file's terms.
-func typeErrorLine(m string) string {
-	at, rest, found := strings.Cut(m, "field ")
-	if found && !strings.Contains(at, "cannot unmarshal") {
-		if name, _, ok := strings.Cut(rest, " not found in type "); ok {
-			return at + `unknown key "` + name + `"`
+// ErrText is a yaml.v3 error on one line, without its "yaml: " prefix
+// (the lines of a *yaml.TypeError joined by "; "): for a syntax error,
+// which names its line, or the rare decode error a [Walker] did not place.
+func ErrText(err error) string {
+	if te, ok := errors.AsType[*yaml.TypeError](err); ok {
+		msgs := make([]string, 0, len(te.Errors))
+		for _, m := range te.Errors {
+			msgs = append(msgs, strings.ReplaceAll(m, "\n", `\n`))
 		}
-		if name, _, ok := strings.Cut(rest, " already set in type "); ok {
-			return at + `key "` + name + `" is given twice`
-		}
+		return strings.Join(msgs, "; ")
 	}
-	i := strings.LastIndex(m, " into ")
-	if i < 0 || !strings.Contains(m[:i], "cannot unmarshal") {
-		return m
-	}
-	return m[:i] + " where " + Shape(m[i+len(" into "):]) + " is expected"
+	return strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", " ")
 }
 
 // Shape names the YAML a value of the Go type typ (as reflect writes it)

@@ -48,8 +48,9 @@ func TestCassetteAgentNumbers(t *testing.T) {
 		`{system_prompt: {a: 1}}`, `{call_id: [1]}`, `{transcript: {timings: ["-1"]}}`,
 	} {
 		_, err := load(bad)
-		if err == nil || !strings.Contains(err.Error(), "cannot unmarshal") {
-			t.Errorf("%s: err %v, want the cassette refused", bad, err)
+		// placed at the value, in YAML's terms (cassetteDecodeError)
+		if err == nil || !strings.HasPrefix(err.Error(), "cassette: c.yaml:5:") || !strings.Contains(err.Error(), ": expected ") {
+			t.Errorf("%s: err %v, want the cassette refused at the value", bad, err)
 		}
 	}
 }

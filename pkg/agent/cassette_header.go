@@ -44,7 +44,7 @@ func (raw *rawCassette) checkHeader(name string, patterns *recost.Budget) (*rege
 // cassetteYAMLError is the error for the cassette name whose YAML does not
 // decode (err from yaml.Unmarshal, without its "yaml: " prefix).
 func cassetteYAMLError(name string, err error) error {
-	return fmt.Errorf("cassette: %q: %s", name, yamlnode.TypeErrorText(err))
+	return fmt.Errorf("cassette: %q: %s", name, yamlnode.ErrText(err))
 }
 
 // responseJSON reads an episode's response_json: node (nil or zero =

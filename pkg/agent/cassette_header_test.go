@@ -43,6 +43,21 @@ func TestCassetteHeaderMessages(t *testing.T) {
 	if got := cassetteYAMLError("c.yaml", errors.New("yaml: line 2: bad")).Error(); got != `cassette: "c.yaml": line 2: bad` {
 		t.Errorf("YAMLError: %s", got)
 	}
+	// what yaml.v3 refuses to decode is placed by the Walker (cassetteDecodeError)
+	for src, want := range map[string]string{
+		"kind: [host_cassette]\n":                                     "cassette: c.yaml:1:7: kind: expected a string, got a list",
+		"kind: host_cassette\nmatch_on: verb\n":                       "cassette: c.yaml:2:11: match_on: expected a list, got \"verb\" (write [verb])",
+		"kind: host_cassette\nepisodes:\n  - id: {a: 1}\n":            "cassette: c.yaml:3:9: episodes[0].id: expected a string, got a mapping",
+		"kind: host_cassette\nepisodes:\n  - match: [x]\n":            "cassette: c.yaml:3:12: episodes[0].match: expected a mapping, got a list",
+		"kind: host_cassette\nepisodes:\n  - id: !!int x\n":           "cassette: c.yaml:3:9: episodes[0].id: expected a string, got \"x\"",
+		"kind: host_cassette\nepisodes:\n  - match: {n: !!int x}\n":   "cassette: c.yaml:3:16: episodes[0].match.n: \"x\" is not an integer: drop the tag !!int",
+		"- kind: host_cassette\n":                                     "cassette: c.yaml:1:1: top level: expected a mapping, got a list",
+		"kind: host_cassette\nepisodes:\n  - response: {data: [1]}\n": "cassette: c.yaml:3:22: episodes[0].response.data: expected a mapping, got a list",
+	} {
+		if _, err := ParseCassette("c.yaml", []byte(src)); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v\nwant %s", src, err, want)
+		}
+	}
 	if _, err := ParseCassette("c.yaml", []byte("kind: host_cassette\nepisodes:\n  - id: a\n  -\n")); err == nil || err.Error() != `cassette: "c.yaml": episode 1 is empty` {
 		t.Errorf("empty episode: %v", err)
 	}

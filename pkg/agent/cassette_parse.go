@@ -80,7 +80,7 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 	printedTexts(&doc)
 	var raw rawCassette
 	if err := doc.Decode(&raw); err != nil {
-		return nil, cassetteYAMLError(name, err)
+		return nil, cassetteDecodeError(name, len(data), &doc, err)
 	}
 	phaseFrom, err := raw.checkHeader(name, patterns)
 	if err != nil {
@@ -123,8 +123,8 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 				tr := &Transcript{Format: a.Transcript.Format}
 				for j := range a.Transcript.Timings {
 					var t agentInt
-					if err := t.UnmarshalYAML(&a.Transcript.Timings[j]); err != nil {
-						return nil, cassetteYAMLError(name, err)
+					if tn := &a.Transcript.Timings[j]; t.UnmarshalYAML(tn) != nil {
+						return nil, fmt.Errorf("cassette: %s:%d:%d: episodes[%d].agent.transcript.timings[%d]: expected an integer, got %s", name, tn.Line, tn.Column, i, j, yamlnode.Describe(tn))
 					}
 					tr.Timings = append(tr.Timings, int64(t))
 				}

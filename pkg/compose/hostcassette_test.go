@@ -113,7 +113,7 @@ func TestParseHostCassetteErrors(t *testing.T) {
 		"kind: nope\n": `kind must be "host_cassette"`,
 		"kind: host_cassette\nrecord_mode: all\n":                                                         `record_mode "all" is not supported`,
 		"kind: host_cassette\nrecord_mode: new_episodes\n":                                                "recording is not supported here",
-		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {handler: h}\n    response: {data: [1]}\n": "cannot unmarshal",
+		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {handler: h}\n    response: {data: [1]}\n": "c.yaml:5:22: episodes[0].response.data: expected a mapping, got a list",
 		"kind: host_cassette\nphase_from: '('\n":                                                          "phase_from regex",
 		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {}\n":                                      "match.handler is required",
 		"kind: [\n": "cassette:",

@@ -16,6 +16,7 @@ import (
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -156,9 +157,27 @@ func LoadWorldFile(path string) (map[string]any, error) {
 	yamlnode.TextPointlessFloats(root)
 	var m map[string]any
 	if err := root.Decode(&m); err != nil {
-		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values: %s", path, yamlnode.TypeErrorText(err))
+		return nil, worldDecodeError(path, len(data), root, err)
 	}
 	return m, nil
+}
+
+// worldDecodeError is the error of the world file path (size bytes)
+// whose mapping root yaml.v3 refused to decode with err: each value it
+// refuses placed at its line and column, as the file's other errors are
+// ("--world-file w.yaml: line 2, column 4: n: "abc" is not an integer:
+// drop the tag !!int ...").
+func worldDecodeError(path string, size int, root *yaml.Node, err error) error {
+	w := yamlnode.NewFileWalker(path, size)
+	w.Undecodable(root, yamlnode.Place{})
+	if found := diag.Sort(*w.Out); len(found) > 0 {
+		msgs := make([]string, len(found))
+		for i, d := range found {
+			msgs[i] = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Col, d.Message)
+		}
+		return fmt.Errorf("--world-file %s: %s", path, strings.Join(msgs, "; "))
+	}
+	return fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values: %s", path, strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", " "))
 }
 
 // yamlOne decodes data, which must hold one YAML (or JSON) document, into

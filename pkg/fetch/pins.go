@@ -150,7 +150,7 @@ func LoadPins(overlayPath string) (*Pins, error) {
 func (p *Pins) merge(data []byte, source string) error {
 	var doc yaml.Node
 	if err := yamlnode.UnmarshalPlain(data, &doc); err != nil {
-		return fmt.Errorf("%s: %s", source, yamlnode.TypeErrorText(err))
+		return fmt.Errorf("%s: %s", source, yamlnode.ErrText(err))
 	}
 	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 		return fmt.Errorf("%s:%d: %s", source, at.Line, yamlnode.AliasTextMsg("pin file", ""))

@@ -85,7 +85,7 @@ var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a
 func parseManifest(path string, data []byte) (*Manifest, error) {
 	var doc yaml.Node
 	if err := yamlnode.UnmarshalPlain(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, yamlnode.TypeErrorText(err))
+		return nil, fmt.Errorf("%s: %s", path, yamlnode.ErrText(err))
 	}
 	if len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%s: the manifest is empty; give it id, entry.command and hooks or hosts", path)

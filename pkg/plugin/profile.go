@@ -153,9 +153,10 @@ func parseProfile(name string, data []byte, patterns *recost.Budget) (*Profile, 
 		pp.errf(root.Line, root.Column, "the plugin profile must be a mapping with disable: and config: keys")
 		return nil, pp.err()
 	}
-	pp.fields(root, "the plugin profile", yamlnode.Fields{
+	pp.w = yamlnode.NewWalker(name, len(data), &pp.diags, profileRules)
+	pp.w.FieldsAt(root, yamlnode.Place{Where: "top level"}, yamlnode.Place{}, diag.Error, yamlnode.Fields{
 		{Key: "version", Read: func(_, v *yaml.Node) {
-			if v.Kind != yaml.ScalarNode || v.Value != "1" {
+			if v = yamlnode.Deref(v); v.Kind != yaml.ScalarNode || v.Value != "1" {
 				pp.errf(v.Line, v.Column, "version: must be 1")
 			}
 		}},
@@ -165,14 +166,18 @@ func parseProfile(name string, data []byte, patterns *recost.Budget) (*Profile, 
 			}
 		}},
 		{Key: "config", Read: func(_, v *yaml.Node) { pp.config(v) }},
-	})
+	}, nil)
 	if len(pp.diags) > 0 {
 		return nil, pp.err()
 	}
 	return pp.p, nil
 }
 
+// profileRules reports every finding of a profile's walk as the profile's.
+var profileRules = &yamlnode.Rules{Syntax: ruleProfile, Type: ruleProfile, Duplicate: ruleProfile, Unknown: ruleProfile}
+
 type profileParser struct {
+	w        *yamlnode.Walker // appends to diags
 	name     string
 	p        *Profile
 	diags    []diag.Diagnostic
@@ -211,16 +216,15 @@ func (pp *profileParser) stringList(v *yaml.Node, key string) []*yaml.Node {
 }
 
 func (pp *profileParser) config(v *yaml.Node) {
-	if v = yamlnode.Deref(v); v.Kind != yaml.MappingNode {
-		pp.errf(v.Line, v.Column, "config: must map plugin ids to their settings")
+	if d := yamlnode.Deref(v); d.Kind != yaml.MappingNode {
+		pp.errf(d.Line, d.Column, "config: must map plugin ids to their settings")
 		return
 	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, c := v.Content[i], yamlnode.Deref(v.Content[i+1])
-		pp.p.Configured = append(pp.p.Configured, Ref{ID: k.Value, File: pp.name, Line: k.Line, Col: k.Column})
-		switch k.Value {
+	pp.w.Mapping(v, "config", nil, func(id string, k, c *yaml.Node) {
+		pp.p.Configured = append(pp.p.Configured, Ref{ID: id, File: pp.name, Line: k.Line, Col: k.Column})
+		switch id {
 		case idRedact:
-			pp.mapping(c, "config.redact", yamlnode.Fields{
+			pp.w.Fields(c, "config.redact", yamlnode.Fields{
 				{Key: "patterns", Read: func(_, val *yaml.Node) {
 					for _, e := range pp.stringList(val, "config.redact.patterns") {
 						re, err := pp.patterns.Compile(e.Value)
@@ -242,8 +246,9 @@ func (pp *profileParser) config(v *yaml.Node) {
 				}},
 			})
 		case idBudget:
-			pp.mapping(c, "config.budget", yamlnode.Fields{
+			pp.w.Fields(c, "config.budget", yamlnode.Fields{
 				{Key: "max_cost_usd", Read: func(_, val *yaml.Node) {
+					val = yamlnode.Deref(val)
 					f, err := strconv.ParseFloat(val.Value, 64)
 					if val.Kind != yaml.ScalarNode || err != nil || f < 0 {
 						pp.errf(val.Line, val.Column, "config.budget.max_cost_usd: must be a non-negative number, got %q", val.Value)
@@ -252,6 +257,7 @@ func (pp *profileParser) config(v *yaml.Node) {
 					pp.p.Budget.MaxCostUSD = f
 				}},
 				{Key: "max_tokens", Read: func(_, val *yaml.Node) {
+					val = yamlnode.Deref(val)
 					n, err := strconv.ParseInt(val.Value, 10, 64)
 					if val.Kind != yaml.ScalarNode || err != nil || n < 0 {
 						pp.errf(val.Line, val.Column, "config.budget.max_tokens: must be a non-negative integer, got %q", val.Value)
@@ -261,34 +267,7 @@ func (pp *profileParser) config(v *yaml.Node) {
 				}},
 			})
 		}
-	}
-}
-
-// mapping reads the mapping v, named where, through fs.
-func (pp *profileParser) mapping(v *yaml.Node, where string, fs yamlnode.Fields) {
-	if v.Kind != yaml.MappingNode {
-		pp.errf(v.Line, v.Column, "%s: must be a mapping", where)
-		return
-	}
-	pp.fields(v, where, fs)
-}
-
-// fields reads the pairs of the mapping v (named what) through fs: a key
-// fs lacks is an error with the one did-you-mean, or naming the known keys
-// (parseProfile has refused a repeated key).
-func (pp *profileParser) fields(v *yaml.Node, what string, fs yamlnode.Fields) {
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := v.Content[i], yamlnode.Deref(v.Content[i+1])
-		if f := fs.Find(k.Value); f != nil {
-			f.Read(k, val)
-		} else {
-			fix := "known keys: " + strings.Join(fs.Keys(), ", ")
-			if s := yamlnode.DidYouMean(k.Value, fs.Keys()); s != "" {
-				fix = s
-			}
-			pp.errf(k.Line, k.Column, "unknown key %q in %s; %s", k.Value, what, fix)
-		}
-	}
+	})
 }
 
 var envNameRe = &lazyre.Regexp{Expr: `^[A-Za-z_][A-Za-z0-9_]*$`}

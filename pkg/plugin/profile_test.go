@@ -40,8 +40,8 @@ func TestParseProfileErrorsArePositioned(t *testing.T) {
 		line, col       int
 	}{
 		{"yaml", "disable: [a\n", "not valid YAML", 1, 0},
-		{"unknown key", "version: 1\ndisabel: [x]\n", "unknown key \"disabel\" in the plugin profile; did you mean `disable`?", 2, 1},
-		{"unknown key, none near", "config:\n  budget: {colour: red}\n", `unknown key "colour" in config.budget; known keys: max_cost_usd, max_tokens`, 2, 12},
+		{"unknown key", "version: 1\ndisabel: [x]\n", "top level: unknown key \"disabel\"; did you mean `disable`?", 2, 1},
+		{"unknown key, none near", "config:\n  budget: {colour: red}\n", "config.budget: unknown key \"colour\"; expected one of `max_cost_usd`, `max_tokens`", 2, 12},
 		{"disable type", "disable: transport.x\n", "must be a list of plugin ids", 1, 10},
 		{"bad regex", "config:\n  redact:\n    patterns: [\"(\"]\n", "not a valid regular expression", 3, 16},
 		// compiling is the cost: 3,000 such patterns (a 94 KB profile) kept validate busy 41 s at 388 MB
@@ -150,6 +150,20 @@ config:
 	}
 	if len(p.Disable) != 2 || p.Disable[1].ID != "transport.mcp_http" || p.Budget.MaxTokens != 10 || len(p.Redact.Env) != 2 || p.Redact.Env[1] != "MY_TOKEN" {
 		t.Fatalf("profile = %+v %+v %+v", p.Disable, p.Budget, p.Redact)
+	}
+	// through the Walker a merge key merges, an alias value reads as its
+	// anchor's, and an alias key under config: names the plugin it spells
+	// (before: unknown key "<<", a type error, and the anchor's name "b")
+	p, err = parseProfile("plugins.yaml", []byte(`version: 1
+disable: [&b budget]
+config:
+  *b : {<<: {max_tokens: &n 7}, max_cost_usd: *n}
+`), recost.NewBudget())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Budget.MaxTokens != 7 || p.Budget.MaxCostUSD != 7 || len(p.Configured) != 1 || p.Configured[0].ID != "budget" {
+		t.Fatalf("profile = %+v %+v", p.Budget, p.Configured)
 	}
 }
 
