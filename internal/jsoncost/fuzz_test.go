@@ -11,8 +11,8 @@ import (
 // than MaxDepth), and a document json.Unmarshal takes into a value of the
 // type is estimated to cost something (it is never waved through free),
 // never more than Bound (any) or BoundFor (each type) counts from bytes;
-// Over says a document is over its limit exactly when the walk to it
-// does.
+// Over and OverFor (each type) say a document is over its limit exactly
+// when the walk to it does.
 func FuzzEstimate(f *testing.F) {
 	for _, seed := range []string{
 		`{}`, `[]`, `null`, `1e999`, `"\u00e9"`, `{"Name":"x","Tags":["a"],"sub":{"Value":[{}]}}`,
@@ -52,14 +52,22 @@ func FuzzEstimate(f *testing.F) {
 		if _, err := Estimate(data, types[1], 1); valid && err != nil {
 			t.Fatalf("Estimate(%q) with a small limit: %v", data, err)
 		}
-		// Over's shortcut through Bound agrees with the walk to its limit
-		// on a document (Bound bounds no walk of what is not JSON, which
-		// its decoder refuses whatever Over says)
+		// Over's shortcut through Bound, and OverFor's through BoundFor,
+		// agree with the walk to their limit on a document (they bound no
+		// walk of what is not JSON, which its decoder refuses whatever
+		// they say)
 		for _, floor := range []int64{1, 64} {
 			limit, over := Over(data, floor)
 			cost, err := Estimate(data, types[1], limit)
 			if want := err == nil && cost > limit; valid && over != want {
 				t.Fatalf("Over(%q, %d) = %d, %v; the walk says %d, %v", data, floor, limit, over, cost, err)
+			}
+			for _, typ := range types[1:] {
+				limit, over := OverFor(data, typ, floor)
+				cost, err := Estimate(data, typ, limit)
+				if want := err == nil && cost > limit; valid && over != want {
+					t.Fatalf("OverFor(%q, %v, %d) = %d, %v; the walk says %d, %v", data, typ, floor, limit, over, cost, err)
+				}
 			}
 		}
 	})
