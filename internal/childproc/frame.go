@@ -81,7 +81,7 @@ func tooLargeText(max int) string {
 var errTooCostly = errors.New("answer line too costly to decode")
 
 // tooCostly says why an answer line is refused before any decoder reads
-// it when, decoded as JSON, it would take more than jsoncost.Limit (with
+// it when, decoded as JSON, it would take more than jsoncost.Over's limit (with
 // floor for jsoncost.Floor, 0: that floor): a line of millions of empty
 // arrays, objects or numbers decodes to many times its bytes
 // (TestCostlyAnswerIsRefused). "" for any other line, one that is not

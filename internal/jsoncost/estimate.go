@@ -29,44 +29,40 @@ const (
 	anyScalar   = 16
 )
 
-// Ratio and Floor make [Limit]: a report kitsoki wrote, even compacted,
-// is estimated at under six times its size.
+// Ratio and Floor make [Over]'s limit: a report kitsoki wrote, even
+// compacted, is estimated at under six times its size.
 const (
 	Ratio = 12
 	Floor = 256 << 20
 )
 
-// Limit is the most a document of size bytes may be estimated to take
-// once decoded: Ratio times its size, and at least Floor, so a small
-// document is never refused for its shape.
-func Limit(size int) int64 { return max(int64(size)*Ratio, Floor) }
-
 // ErrTooDeep is returned for a document nested deeper than [MaxDepth].
 var ErrTooDeep = errors.New("nested deeper than 10000 levels")
 
-// Estimate returns an upper estimate of the bytes json.Unmarshal of data
+// estimate returns an upper estimate of the bytes json.Unmarshal of data
 // into a value of type t would allocate besides data itself, stopping as
 // soon as it passes limit. A document that is not JSON is an error; so is
 // one nested deeper than [MaxDepth]. Members t does not name cost nothing;
 // a type with its own UnmarshalJSON is charged its value's bytes.
-func Estimate(data []byte, t reflect.Type, limit int64) (int64, error) {
+func estimate(data []byte, t reflect.Type, limit int64) (int64, error) {
 	e := &estimator{limit: limit, fields: map[reflect.Type]map[string]reflect.Type{}}
 	return e.run(data, t)
 }
 
 // Values returns the number of JSON values in data, the document itself
-// included, stopping once it passes limit. Errors as [Estimate].
+// included, stopping once it passes limit. Errors as estimate's: not
+// JSON, or nested deeper than [MaxDepth] ([ErrTooDeep]).
 func Values(data []byte, limit int64) (int64, error) {
 	e := &estimator{each: 1, limit: limit}
 	return e.run(data, nil)
 }
 
-// Bound is an upper bound of Estimate(data, any) counted from bytes alone
+// bound is an upper bound of estimate(data, any) counted from bytes alone
 // (each '{', '[', ':' and ',' as the container, entry or element it may
 // open, every byte as three of a string's: an invalid byte decodes to
-// U+FFFD): a caller whose Bound is within its limit
-// need not walk the document, which is slow for a large one.
-func Bound(data []byte) int64 {
+// U+FFFD): a document whose bound is within its limit need not be
+// walked, which is slow for a large one.
+func bound(data []byte) int64 {
 	count := func(c byte) int64 { return int64(bytes.Count(data, []byte{c})) }
 	return 3*int64(len(data)) + anyScalar +
 		count('{')*(anyMap+32*mapGroup+8) +
@@ -75,12 +71,12 @@ func Bound(data []byte) int64 {
 		count(',')*(anyElem+anyEntry+anyScalar)
 }
 
-// BoundFor is an upper bound of Estimate(data, t) counted from bytes alone,
-// as [Bound] is for any: every JSON value starts the document or follows a
-// '[', ',' or ':', each '{' opens at most one, and none is charged more than
-// [perValue] of t, besides its text (every byte as three of a string's). A
-// caller whose BoundFor is within its limit need not walk the document.
-func BoundFor(data []byte, t reflect.Type) int64 {
+// boundFor is an upper bound of estimate(data, t) counted from bytes
+// alone, as bound is for any: every JSON value starts the document or
+// follows a '[', ',' or ':', each '{' opens at most one, and none is
+// charged more than [perValue] of t, besides its text (every byte as three
+// of a string's).
+func boundFor(data []byte, t reflect.Type) int64 {
 	values := int64(1)
 	for _, c := range []byte("{[,:") {
 		values += int64(bytes.Count(data, []byte{c}))
@@ -360,26 +356,27 @@ func lookup(fields map[string]reflect.Type, key string) reflect.Type {
 }
 
 // Over reports whether data, decoded into any, would take more than
-// limit, Ratio times its size and at least floor (0: [Floor]); [Bound]
-// first, so that a document of few containers for its bytes is not
-// walked. For a document, over is exactly the walk's verdict at limit;
+// limit, Ratio times its size and at least floor (0: [Floor]), so that a
+// small document is never refused for its shape. The bound counted from
+// bytes comes first, so that a document of few containers for its bytes
+// is not walked. For a document, over is exactly the walk's verdict at limit;
 // what is not JSON (or nests deeper than [MaxDepth]) may come out
 // either way, and its decoder refuses it.
 func Over(data []byte, floor int64) (limit int64, over bool) {
-	return overWith(data, reflect.TypeFor[any](), floor, Bound)
+	return overWith(data, reflect.TypeFor[any](), floor, bound)
 }
 
 // OverFor is [Over] for data decoded into a value of type t (members t
-// does not name cost nothing), [BoundFor] first.
+// does not name cost nothing), boundFor first.
 func OverFor(data []byte, t reflect.Type, floor int64) (limit int64, over bool) {
-	return overWith(data, t, floor, func(data []byte) int64 { return BoundFor(data, t) })
+	return overWith(data, t, floor, func(data []byte) int64 { return boundFor(data, t) })
 }
 
-func overWith(data []byte, t reflect.Type, floor int64, bound func([]byte) int64) (limit int64, over bool) {
+func overWith(data []byte, t reflect.Type, floor int64, upper func([]byte) int64) (limit int64, over bool) {
 	limit = max(int64(len(data))*Ratio, cmp.Or(floor, Floor))
-	if bound(data) <= limit {
+	if upper(data) <= limit {
 		return limit, false
 	}
-	cost, err := Estimate(data, t, limit)
+	cost, err := estimate(data, t, limit)
 	return limit, err == nil && cost > limit
 }

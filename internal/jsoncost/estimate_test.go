@@ -58,7 +58,7 @@ func repeat(prefix, elem, suffix string, n int) []byte {
 // each kind of place (pointers, values, interfaces, maps, strings, an
 // embedded struct's member, matched by case folding), the estimate is
 // within a factor of two of what json.Unmarshal allocates, so a bound on
-// the estimate bounds the decoding; and BoundFor, counted from bytes, is
+// the estimate bounds the decoding; and boundFor, counted from bytes, is
 // never under it.
 func TestEstimateFollowsUnmarshal(t *testing.T) {
 	const n = 10_000
@@ -76,7 +76,7 @@ func TestEstimateFollowsUnmarshal(t *testing.T) {
 		"strings":         repeat(`{"strs":[`, `"abcdefghijklmnopqrstuvwxyz"`, `]}`, n),
 		"pointer chain":   repeat(`{"ptrs":[`, `{"sub":{"sub":{}}}`, `]}`, n),
 	} {
-		got, err := Estimate(data, reflect.TypeFor[doc](), 1<<40)
+		got, err := estimate(data, reflect.TypeFor[doc](), 1<<40)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -85,8 +85,8 @@ func TestEstimateFollowsUnmarshal(t *testing.T) {
 		if got < want/2 || got > want*2 {
 			t.Errorf("%s: estimate %d, json.Unmarshal allocated %d: not within a factor of 2", name, got, want)
 		}
-		if b := BoundFor(data, reflect.TypeFor[doc]()); got > b {
-			t.Errorf("%s: estimate %d, over BoundFor %d", name, got, b)
+		if b := boundFor(data, reflect.TypeFor[doc]()); got > b {
+			t.Errorf("%s: estimate %d, over boundFor %d", name, got, b)
 		}
 	}
 }
@@ -106,21 +106,21 @@ func TestEstimateStopsAtTheLimit(t *testing.T) {
 	data := repeat(`{"vals":[`, `{}`, `]}`, 1_000_000)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	got, err := Estimate(data, reflect.TypeFor[doc](), 1<<20)
+	got, err := estimate(data, reflect.TypeFor[doc](), 1<<20)
 	runtime.ReadMemStats(&after)
 	if err != nil || got <= 1<<20 {
-		t.Fatalf("Estimate = %d, %v; want over the limit, no error", got, err)
+		t.Fatalf("estimate = %d, %v; want over the limit, no error", got, err)
 	}
 	if spent := after.TotalAlloc - before.TotalAlloc; spent > uint64(len(data))/4 {
 		t.Errorf("a walk stopped at the limit allocated %d bytes for a %d-byte document", spent, len(data))
 	}
 
 	deep := []byte(`{"any":` + strings.Repeat("[", 1_000_000) + strings.Repeat("]", 1_000_000) + `}`)
-	if _, err := Estimate(deep, reflect.TypeFor[doc](), 1<<40); !errors.Is(err, ErrTooDeep) {
+	if _, err := estimate(deep, reflect.TypeFor[doc](), 1<<40); !errors.Is(err, ErrTooDeep) {
 		t.Errorf("1,000,000 nested arrays: %v, want ErrTooDeep", err)
 	}
 	for _, bad := range []string{``, `{"vals":[{}`, `{"vals":]`, `[1 2]`} {
-		if _, err := Estimate([]byte(bad), reflect.TypeFor[doc](), 1<<40); err == nil {
+		if _, err := estimate([]byte(bad), reflect.TypeFor[doc](), 1<<40); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
@@ -134,18 +134,12 @@ func TestEstimateWalkIsCheap(t *testing.T) {
 	data := repeat(`{"any":[`, `{"k":"v"}`, `]}`, 30_000)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	if _, err := Estimate(data, reflect.TypeFor[doc](), 1<<50); err != nil {
+	if _, err := estimate(data, reflect.TypeFor[doc](), 1<<50); err != nil {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)
 	if spent := after.TotalAlloc - before.TotalAlloc; spent > 32*uint64(len(data)) {
 		t.Errorf("walking a %d-byte document allocated %d bytes", len(data), spent)
-	}
-}
-
-func TestLimit(t *testing.T) {
-	if Limit(1) != Floor || Limit(Floor) != Floor*Ratio {
-		t.Errorf("Limit(1) = %d, Limit(Floor) = %d", Limit(1), Limit(Floor))
 	}
 }
 

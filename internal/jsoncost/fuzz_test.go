@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-// FuzzEstimate: Estimate and Values never panic on any input, refuse
+// FuzzEstimate: estimate and Values never panic on any input, refuse
 // exactly what encoding/json refuses (the fuzzer's inputs nest far less
 // than MaxDepth), and a document json.Unmarshal takes into a value of the
 // type is estimated to cost something (it is never waved through free),
-// never more than Bound (any) or BoundFor (each type) counts from bytes;
-// Over says a document is over its limit exactly when the walk to it
-// does.
+// never more than bound (any) or boundFor (each type) counts from bytes;
+// Over and OverFor (each type) say a document is over its limit exactly
+// when the walk to it does.
 func FuzzEstimate(f *testing.F) {
 	for _, seed := range []string{
 		`{}`, `[]`, `null`, `1e999`, `"\u00e9"`, `{"Name":"x","Tags":["a"],"sub":{"Value":[{}]}}`,
@@ -32,34 +32,42 @@ func FuzzEstimate(f *testing.F) {
 			t.Fatalf("Values(%q) = %d for a document", data, n)
 		}
 		for _, typ := range types[1:] {
-			cost, err := Estimate(data, typ, 1<<40)
+			cost, err := estimate(data, typ, 1<<40)
 			if (err == nil) != valid {
-				t.Fatalf("Estimate(%q, %v) = %d, %v; json.Valid says %v", data, typ, cost, err, valid)
+				t.Fatalf("estimate(%q, %v) = %d, %v; json.Valid says %v", data, typ, cost, err, valid)
 			}
 			if cost < 0 {
-				t.Fatalf("Estimate(%q, %v) = %d", data, typ, cost)
+				t.Fatalf("estimate(%q, %v) = %d", data, typ, cost)
 			}
 		}
-		if cost, _ := Estimate(data, types[1], 1<<40); valid && cost > Bound(data) {
-			t.Fatalf("Estimate(%q, any) = %d, over Bound %d", data, cost, Bound(data))
+		if cost, _ := estimate(data, types[1], 1<<40); valid && cost > bound(data) {
+			t.Fatalf("estimate(%q, any) = %d, over bound %d", data, cost, bound(data))
 		}
 		for _, typ := range types[1:] {
-			if cost, _ := Estimate(data, typ, 1<<40); valid && cost > BoundFor(data, typ) {
-				t.Fatalf("Estimate(%q, %v) = %d, over BoundFor %d", data, typ, cost, BoundFor(data, typ))
+			if cost, _ := estimate(data, typ, 1<<40); valid && cost > boundFor(data, typ) {
+				t.Fatalf("estimate(%q, %v) = %d, over boundFor %d", data, typ, cost, boundFor(data, typ))
 			}
 		}
 		// a small limit stops the walk without a wrong error
-		if _, err := Estimate(data, types[1], 1); valid && err != nil {
-			t.Fatalf("Estimate(%q) with a small limit: %v", data, err)
+		if _, err := estimate(data, types[1], 1); valid && err != nil {
+			t.Fatalf("estimate(%q) with a small limit: %v", data, err)
 		}
-		// Over's shortcut through Bound agrees with the walk to its limit
-		// on a document (Bound bounds no walk of what is not JSON, which
-		// its decoder refuses whatever Over says)
+		// Over's shortcut through bound, and OverFor's through boundFor,
+		// agree with the walk to their limit on a document (they bound no
+		// walk of what is not JSON, which its decoder refuses whatever
+		// they say)
 		for _, floor := range []int64{1, 64} {
 			limit, over := Over(data, floor)
-			cost, err := Estimate(data, types[1], limit)
+			cost, err := estimate(data, types[1], limit)
 			if want := err == nil && cost > limit; valid && over != want {
 				t.Fatalf("Over(%q, %d) = %d, %v; the walk says %d, %v", data, floor, limit, over, cost, err)
+			}
+			for _, typ := range types[1:] {
+				limit, over := OverFor(data, typ, floor)
+				cost, err := estimate(data, typ, limit)
+				if want := err == nil && cost > limit; valid && over != want {
+					t.Fatalf("OverFor(%q, %v, %d) = %d, %v; the walk says %d, %v", data, typ, floor, limit, over, cost, err)
+				}
 			}
 		}
 	})

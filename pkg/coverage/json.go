@@ -94,8 +94,7 @@ func ParseJSON(name string, data []byte) (*Profile, error) {
 		return fmt.Errorf("%s: %s: %s", name, where, fmt.Sprintf(format, a...))
 	}
 	// profiles come from other jobs and repositories: bound the decoding
-	limit := jsoncost.Limit(len(data))
-	if cost, err := jsoncost.Estimate(data, reflect.TypeFor[jsonProfile](), limit); err == nil && cost > limit {
+	if limit, over := jsoncost.OverFor(data, reflect.TypeFor[jsonProfile](), 0); over {
 		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %d bytes that would take over %d MiB once read (many empty items or files); write one with kitsoki test --coverprofile FILE --cover-format json", name, len(data), limit>>20)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))

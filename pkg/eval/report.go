@@ -159,8 +159,7 @@ func parseReport(name string, b []byte) (*Report, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, syntaxErrorf("eval report %s: empty file (it must be an agent_eval_report JSON object)", name)
 	}
-	limit := jsoncost.Limit(len(b))
-	if cost, err := jsoncost.Estimate(b, reflect.TypeFor[Report](), limit); err == nil && cost > limit {
+	if limit, over := jsoncost.OverFor(b, reflect.TypeFor[Report](), 0); over {
 		return nil, syntaxErrorf("eval report %s: %d bytes that would take over %d MiB once read (a report of many empty candidates, samples or calls); eval run writes each with every field, so this is not its report; give a report eval run or eval merge wrote", name, len(b), limit>>20)
 	}
 	if err := json.Unmarshal(b, &r); err != nil {

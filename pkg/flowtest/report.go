@@ -110,42 +110,21 @@ func MarshalReport(r *Report) ([]byte, error) {
 }
 
 // ParseReport parses a --json report (test merge's shards), refusing one
-// that would take more than [jsoncost.Limit] once decoded.
+// that would take more than jsoncost.Over's limit once decoded.
 func ParseReport(path string, data []byte) (*Report, error) {
 	return parseReport(path, data, jsoncost.Floor)
 }
 
-// parseReport is ParseReport with jsoncost.Limit's floor given.
+// parseReport is ParseReport with jsoncost.Over's floor given.
 func parseReport(path string, data []byte, floor int64) (*Report, error) {
-	limit := max(int64(len(data))*jsoncost.Ratio, floor)
-	if jsoncost.BoundFor(data, reflect.TypeFor[Report]()) > limit {
-		if err := checkReportCost(path, data, limit); err != nil {
-			return nil, err
-		}
+	if limit, over := jsoncost.OverFor(data, reflect.TypeFor[Report](), floor); over {
+		return nil, fmt.Errorf("%s: %d bytes that would take over %d MiB once read (a report of many empty results, turns or events); kitsoki test --json writes each with every field, so this is not its report; give the reports kitsoki test --shard i/n --json wrote, unedited", path, len(data), limit>>20)
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a kitsoki test --json report: %s; %s", path, reportReason(data, err), reportFix)
 	}
 	return &r, nil
-}
-
-// checkReportCost refuses data, a report whose bound from bytes alone
-// passes limit, when walking it estimates it over limit once decoded.
-func checkReportCost(path string, data []byte, limit int64) error {
-	cost, err := jsoncost.Estimate(data, reflect.TypeFor[Report](), limit)
-	if err != nil {
-		// the estimate stops at the first bad token without saying where;
-		// the decoder's syntax check, which allocates nothing, does
-		if serr := json.Unmarshal(data, &struct{}{}); serr != nil {
-			err = serr
-		}
-		return fmt.Errorf("%s: not a kitsoki test --json report: %s; %s", path, jsonvalue.Reason(data, err), reportFix)
-	}
-	if cost > limit {
-		return fmt.Errorf("%s: %d bytes that would take over %d MiB once read (a report of many empty results, turns or events); kitsoki test --json writes each with every field, so this is not its report; give the reports kitsoki test --shard i/n --json wrote, unedited", path, len(data), limit>>20)
-	}
-	return nil
 }
 
 // reportFix ends a refusal of a report that does not decode.

@@ -43,7 +43,7 @@ var emptiesReports = func() map[string]string {
 }()
 
 // TestParseReportFloorIsTheProducts: ParseReport refuses by
-// jsoncost.Limit (12 times the size, at least 256 MiB): the documents
+// jsoncost.OverFor's limit (12 times the size, at least 256 MiB): the documents
 // TestParseReportBoundsMemory has refused at a 1 MiB floor are read.
 func TestParseReportFloorIsTheProducts(t *testing.T) {
 	if jsoncost.Ratio != 12 || jsoncost.Floor != 256<<20 {

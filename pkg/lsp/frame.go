@@ -72,7 +72,7 @@ func (c *frameCodec) framingErr() error {
 }
 
 // readFrame reads message n: its headers, then the content it decodes into
-// v, refused when it would take over jsoncost.Limit once decoded, with
+// v, refused when it would take over jsoncost.Over's limit once decoded, with
 // floor for jsoncost.Floor.
 func readFrame(r *bufio.Reader, v any, n int, floor int64) error {
 	fail := func(format string, a ...any) error {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strconv"
 
 	"kitsoki/internal/jsoncost"
@@ -158,18 +157,17 @@ func decodeNumbers(b []byte) (any, error) {
 // decodeRead is decodeNumbers of a payload read from a trace, refusing
 // first one too costly to decode (tooCostlyAt's floor).
 func decodeRead(b []byte, costFloor int64) (any, error) {
-	if err := tooCostlyAt(b, reflect.TypeFor[any](), costFloor); err != nil {
+	if err := tooCostlyAt(b, costFloor); err != nil {
 		return nil, fmt.Errorf("a payload with a blob reference %w", err)
 	}
 	return decodeNumbers(b)
 }
 
-// tooCostlyAt refuses a value whose decoding into t would cost more than
-// jsoncost.Limit with the given floor (a line of many empty {} or []); the
-// product passes jsoncost.Floor.
-func tooCostlyAt(b []byte, t reflect.Type, floor int64) error {
-	limit := max(int64(len(b))*jsoncost.Ratio, floor)
-	if cost, err := jsoncost.Estimate(b, t, limit); err == nil && cost > limit {
+// tooCostlyAt refuses a value whose decoding into any would cost more than
+// jsoncost.Over's limit with the given floor (a line of many empty {} or
+// []); the product passes jsoncost.Floor.
+func tooCostlyAt(b []byte, floor int64) error {
+	if limit, over := jsoncost.Over(b, floor); over {
 		return fmt.Errorf("of %d bytes would take over %d MiB once decoded (many empty values): kitsoki writes no such value", len(b), limit>>20)
 	}
 	return nil

@@ -41,7 +41,7 @@ func TestBlobPayloadBoundsMemory(t *testing.T) {
 }
 
 // TestBlobPayloadFloorIsTheProducts: VerifyFile and OpenFile refuse a blob
-// payload by jsoncost.Limit (12 times its size, at least 256 MiB): a line
+// payload by jsoncost.Over's limit (12 times its size, at least 256 MiB): a line
 // a 1 MiB floor refuses, as TestBlobPayloadBoundsMemory's, is read (its
 // reference, a number, names no blob file).
 func TestBlobPayloadFloorIsTheProducts(t *testing.T) {
@@ -115,7 +115,7 @@ func emptiesInputTrace(n int) string {
 }
 
 // TestToCassetteFloorIsTheProducts: to-cassette refuses an input by
-// jsoncost.Limit (12 times its size, at least 256 MiB): the call
+// jsoncost.Over's limit (12 times its size, at least 256 MiB): the call
 // TestToCassetteBoundsMemory has refused at a 1 MiB floor passes it and is
 // refused for its count of values instead.
 func TestToCassetteFloorIsTheProducts(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"reflect"
 	"strings"
 	"time"
 
@@ -197,7 +196,7 @@ func episodeFor(c *Call, n int, texts *cassetteTexts, costFloor int64) (cassette
 		}
 	}
 	if len(c.Input) > 0 && string(c.Input) != "null" {
-		if err := tooCostlyAt(c.Input, reflect.TypeFor[any](), costFloor); err != nil {
+		if err := tooCostlyAt(c.Input, costFloor); err != nil {
 			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its input %w", c.CallID, err)
 		}
 		if n, err := jsoncost.Values(c.Input, maxInputValues); err == nil && n > maxInputValues {
