@@ -61,13 +61,15 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration,
 	start := vc.Now()
 	end := start.Add(d)
 	vc.set(end)
-	held := r.jobs.count()
 	// a job the last advance's timeout started and did not land, which
 	// upstream's listener took after that drain, lands before the timeout
 	// (conformance job-timeout-started next_timeout)
 	if err := r.stepDue(ctx, r.heldOverJob, out, "advance"); err != nil {
 		return out, err
 	}
+	// the jobs those landings started are not the timeout's: they land in
+	// this advance (conformance job-held-over-starts-job)
+	held := r.jobs.count()
 	if tm := r.timer; tm != nil && !tm.deadline.After(end) {
 		t, err := r.timeoutTurn(ctx)
 		if err != nil {
