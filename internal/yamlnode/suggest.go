@@ -6,9 +6,15 @@ package yamlnode
 // back (pkg/lsp).
 func DidYouMean(name string, known []string) string {
 	if s := Suggest(name, known); s != "" {
-		return "did you mean `" + s + "`?"
+		return Meant(s)
 	}
 	return ""
+}
+
+// Meant is the wording of [DidYouMean] for a suggestion the caller chose
+// itself (a state path spelled relative to the arm that names it).
+func Meant(s string) string {
+	return "did you mean `" + s + "`?"
 }
 
 // Suggest returns the known name closest to name by edit distance, or ""
