@@ -6,19 +6,26 @@ package yamlnode
 // back (pkg/lsp).
 func DidYouMean(name string, known []string) string {
 	if s := Suggest(name, known); s != "" {
-		return "did you mean `" + s + "`?"
+		return Meant(s)
 	}
 	return ""
 }
 
+// Meant is the wording of [DidYouMean] for a suggestion the caller chose
+// itself (a state path spelled relative to the arm that names it).
+func Meant(s string) string {
+	return "did you mean `" + s + "`?"
+}
+
 // Suggest returns the known name closest to name by edit distance, or ""
-// when none is a plausible typo (up to five characters one edit, longer a
-// third of their length, at most three; a transposition is one edit; ties
+// when none is a plausible typo (up to four characters one edit, five to
+// eight two, longer a third of their length, at most three; a
+// transposition is one edit; ties
 // go to the name that sorts first). name itself is never suggested: a
 // caller asks only when its own lookup did not find name, and "did you
 // mean x?" for x would send the author to the spelling they already wrote.
 func Suggest(name string, known []string) string {
-	limit := min(max(len(name)/3, 1), 3)
+	limit := suggestLimit(name)
 	var buf [maxRunes]rune
 	a, long := runesOf(name, &buf)
 	best, bestD := "", limit+1
@@ -112,4 +119,14 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// suggestLimit is the most edits Suggest accepts for name: one up to four
+// characters, two from five ("stail" for "stale": two letters swapped for
+// one sound), a third of the length past that, at most three.
+func suggestLimit(name string) int {
+	if len(name) == 5 {
+		return 2
+	}
+	return min(max(len(name)/3, 1), 3)
 }

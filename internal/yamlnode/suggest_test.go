@@ -39,6 +39,9 @@ func TestSuggest(t *testing.T) {
 		// Where they disagreed: the fixture one offered "turns" for "tur"
 		// (two edits in three letters); the story one, kept, does not.
 		{"tur", fixtureKeys, ""},
+		// Five letters take two edits: a state "stail" meant "stale".
+		{"stail", []string{"fresh", "stale"}, "stale"},
+		{"stxyz", []string{"stale"}, ""},
 		{"trns", fixtureKeys, "turns"},
 		// Ties go to the name that sorts first, whatever the list's order.
 		{"ab", []string{"ac", "aa"}, "aa"},
@@ -87,7 +90,7 @@ func suggestReference(name string, known []string) string {
 			best, bestD = k, d
 		}
 	}
-	if limit := min(max(len(name)/3, 1), 3); bestD < 0 || bestD > limit {
+	if limit := suggestLimit(name); bestD < 0 || bestD > limit {
 		return ""
 	}
 	return best

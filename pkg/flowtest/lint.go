@@ -250,9 +250,9 @@ func (l *fixtureLint) turn(t *Turn) {
 	}
 	if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
 		if ix.wildcard {
-			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared by the story, and no state has an on: %s arm: only a \"*\" arm can take it", t.Index, t.Intent.Name, t.Intent.Name)
-		} else {
-			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
+			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared by the story, and no state has an on: %s arm: only a \"*\" arm can take it%s", t.Index, t.Intent.Name, t.Intent.Name, ix.intentHint(t.Intent.Name))
+		} else if ix.unfolded { // else flow-rejected says it (undeclared)
+			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story%s", t.Index, t.Intent.Name, ix.intentHint(t.Intent.Name))
 		}
 	}
 	refs := statesOf(t)

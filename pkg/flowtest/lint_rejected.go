@@ -158,8 +158,8 @@ func (l *fixtureLint) undeclared(t *Turn) bool {
 	if l.ix.wildcard {
 		return false // a "*" arm may take it
 	}
-	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is declared nowhere in the story and no state takes it (no on: %s arm, and no \"*\"): the turn is rejected %s on both engines, if the fixture gets this far; fire an intent the story declares, or expect the rejection (expect_error: {code: %s})",
-		t.Index, t.Intent.Name, t.Intent.Name, engine.CodeNotAllowed, engine.CodeNotAllowed)
+	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is declared nowhere in the story and no state takes it (no on: %s arm, and no \"*\")%s: the turn is rejected %s on both engines, if the fixture gets this far; fire an intent the story declares, or expect the rejection (expect_error: {code: %s})",
+		t.Index, t.Intent.Name, t.Intent.Name, l.ix.intentHint(t.Intent.Name), engine.CodeNotAllowed, engine.CodeNotAllowed)
 	return true
 }
 

@@ -44,8 +44,8 @@ func (l *fixtureLint) worldValues() {
 				return
 			}
 		}
-		l.warn(kv.Pos, ruleWorldNever, "%s[%q]: %s, but no path gives %q that value: the story and the fixture only ever set it to %s: the assertion fails on both engines; expect one of them, or fix the set: that should write it",
-			label, kv.Key, clip(show(kv.Value)), kv.Key, candidateList(cands))
+		l.warn(kv.Pos, ruleWorldNever, "%s[%q]: %s, but no path gives %q that value: the story and the fixture only ever set it to %s: the assertion fails on both engines; expect one of them, or fix the set: that should write it%s",
+			label, kv.Key, clip(show(kv.Value)), kv.Key, candidateList(cands), l.ix.worldHint(kv.Key))
 	}
 	for _, t := range l.fx.Turns {
 		if t.ExpectError != nil {

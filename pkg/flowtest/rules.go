@@ -19,7 +19,7 @@ var (
 	ruleNaNDuration = &diag.Rule{ID: "flow-nan-duration", Severity: diag.Warning, LintOnly: true,
 		Summary: "an advance_clock or stub delay of NaNd (a day count that reads as NaN), or of more days than a duration holds (106752d, Infd): the existing engine accepts it and converts it to a duration as the CPU does (NaN: the most negative duration on amd64, 0 on arm64, no advance, no delay on both; too many days: the most negative on amd64, the longest on arm64); kitsoki reads NaN as 0 and too many days as amd64 does", Example: "advance_clock: NaNd"}
 	ruleUnknownIntent = &diag.Rule{ID: "flow-unknown-intent", Severity: diag.Warning, LintOnly: true,
-		Summary: "a turn fires an intent no state declares or handles", Example: "- intent: {name: lauch}"}
+		Summary: "a turn fires an intent no state declares or handles, which only a \"*\" arm can take (with no \"*\" arm, flow-rejected says the turn is rejected)", Example: "- intent: {name: lauch}"}
 	ruleUnknownState = &diag.Rule{ID: "flow-unknown-state", Severity: diag.Warning, LintOnly: true,
 		Summary: "initial_state or expect_state names no state of the story, initial_state is a configuration (root#entries) of a state that is not parallel, or a legacy-path fixture has no initial_state", Example: "initial_state: lobbby"}
 	ruleUnusedStub = &diag.Rule{ID: "flow-unused-stub", Severity: diag.Warning, LintOnly: true,

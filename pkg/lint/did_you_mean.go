@@ -15,11 +15,15 @@ func (c *checker) suggest(name string, known []string) string {
 	return yamlnode.Suggest(name, known)
 }
 
-// didYouMean is "; did you mean `x`?" for the known name closest to name,
-// or "".
+// didYouMean is "; " and yamlnode.DidYouMean while the check has lookups
+// left, else "".
 func (c *checker) didYouMean(name string, known []string) string {
-	if s := c.suggest(name, known); s != "" {
-		return "; did you mean `" + s + "`?"
+	if c.suggested >= maxSuggestions {
+		return ""
+	}
+	c.suggested++
+	if s := yamlnode.DidYouMean(name, known); s != "" {
+		return "; " + s
 	}
 	return ""
 }

@@ -95,7 +95,7 @@ func checkAgentVerb(c *checker, e *story.Effect, site effSite, verb string) {
 		// stub answers it, and unstubbed it fails "no handler registered"
 		msg := fmt.Sprintf("%s: unknown agent verb %q in invoke %q (supported: %s): no agent is asked: it loads and runs as a plain host call, answered by a flow stub of that name and otherwise failing `host: no handler registered` (as upstream)", site.String(), verb, e.Invoke, strings.Join(agentVerbs, ", "))
 		if s := yamlnode.Suggest(verb, agentVerbs); s != "" {
-			msg += fmt.Sprintf("; did you mean `host.agent.%s`?", s)
+			msg += "; " + yamlnode.Meant("host.agent."+s)
 		}
 		c.rep.Warnf(e.PosOf("invoke"), ruleAgentInvoke, "%s", msg)
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"kitsoki/internal/yamlnode"
 	"slices"
 	"sort"
 	"strings"
@@ -236,7 +237,7 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 	}
 	if sug != "" {
 		from, maxClimb := c.onErrorFrom(site)
-		fmt.Fprintf(&b, "; did you mean `%s`?", spelled(c.st, from, sug, maxClimb))
+		b.WriteString("; " + yamlnode.Meant(spelled(c.st, from, sug, maxClimb)))
 	}
 	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", b.String())
 }
@@ -263,7 +264,7 @@ func (c *checker) onErrorFrom(site effSite) (from string, maxClimb int) {
 func (c *checker) onErrorAboveChild(e *story.Effect, site effSite, target string, n int) {
 	fix := "name a state of this story (a top-level one by its bare name), or leave it through an exit mapped by the importing story"
 	if p, _ := story.ClimbPath(site.State.Path, target); c.st.State(p) != nil {
-		fix = fmt.Sprintf("did you mean `%s`?", spelledFrom(c.st, site.State, p))
+		fix = yamlnode.Meant(spelledFrom(c.st, site.State, p))
 	}
 	c.rep.Errf(e.PosOf("on_error"), ruleTarget, "%s: on_error %q walks above this imported story's namespace (depth %d, %d `..` segments): the importing story is refused at load (cross-boundary parent targets are forbidden); %s", site.String(), target, depthOf(site.State), n, fix)
 }

@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"kitsoki/internal/yamlnode"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -105,7 +106,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 					msg += "; a parent step is \"../\" (with the slash)"
 				}
 			} else if sug := c.nearState(from, te.Resolved, lastSegment(te.Resolved)); sug != "" {
-				msg += fmt.Sprintf("; did you mean `%s`?", spelled(c.st, from.Path, sug, maxClimb))
+				msg += "; " + yamlnode.Meant(spelled(c.st, from.Path, sug, maxClimb))
 			}
 		}
 		c.rep.Errf(p, ruleTarget, "%s%s", prefix, msg)

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"kitsoki/internal/yamlnode"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -128,14 +129,14 @@ func depthOf(s *story.State) int {
 // own state at path, or of the one nearest it, that loads.
 func (c *checker) foldedFix(decl *story.State, from string, maxClimb int, path string) string {
 	if c.st.State(path) != nil {
-		fix := fmt.Sprintf("did you mean `%s`?", spelled(c.st, from, path, maxClimb))
-		if sug := foldedSuggestion(c.st, path); sug != "" && !strings.HasPrefix(fix, "did you mean `"+sug+"`") {
+		fix := yamlnode.Meant(spelled(c.st, from, path, maxClimb))
+		if sug := foldedSuggestion(c.st, path); sug != "" && fix != yamlnode.Meant(sug) {
 			fix += fmt.Sprintf(" (`%s` names it too, under this alias only)", sug)
 		}
 		return fix
 	}
 	if sug := c.nearState(decl, path, lastSegment(path)); sug != "" {
-		return fmt.Sprintf("did you mean `%s`?", spelled(c.st, from, sug, maxClimb))
+		return yamlnode.Meant(spelled(c.st, from, sug, maxClimb))
 	}
 	return "name this story's own states with a ../ path from here (each ../ climbs one level), or a top-level one by its bare name"
 }
