@@ -337,9 +337,9 @@ func (c *checker) jobChecks(t *Turn, before map[string]string, jobs []engine.Job
 		return
 	}
 	var fresh []engine.JobInfo
-	// newest first, as upstream lists them: an entry takes the job of its
-	// namespace submitted last (conformance expect-jobs-newest-first)
-	for _, j := range slices.Backward(jobs) {
+	// in upstream's order (jobs_order.go): an entry takes the first job
+	// of its namespace in it
+	for _, j := range listedJobs(jobs) {
 		if j.Unstored || !slices.Contains(terminalStatus, j.Status) {
 			continue
 		}
