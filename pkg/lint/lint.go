@@ -27,6 +27,7 @@ func checked(st *story.Story, ds []diag.Diagnostic, opts story.Options) (*story.
 	if st == nil {
 		return nil, ds
 	}
+	foldLoadPlaces(st, ds)
 	cds, ok := Check(st, opts)
 	if !ok {
 		st = nil
