@@ -20,6 +20,9 @@ func (r *runner) machineView(ctx context.Context, slots map[string]any, st *step
 	}
 	path := r.statePath()
 	if _, err := r.renderAtWith(ctx, expr.WithSharedBudget(context.Background()), path, r.world.Snapshot(), slots, true); err != nil {
+		if r.t.transView != nil { // it replaced the state's (renderAtWith)
+			return fmt.Errorf("render transition view: %w", err)
+		}
 		return fmt.Errorf("render state view for %q: %w", path, err)
 	}
 	return nil

@@ -28,10 +28,34 @@ func foldPlaces(st *story.Story, ds []diag.Diagnostic) {
 	}
 }
 
+// foldLoadPlaces is foldPlaces for the load's own errors (pkg/story's,
+// found while parsing): each one in a file of an imported child is named
+// as the fold names it. A child's file is its story file (the first
+// alias's, as foldPlaces); one it includes keeps the child's own names.
+func foldLoadPlaces(st *story.Story, ds []diag.Diagnostic) {
+	owner := map[string]*story.Story{}
+	for _, c := range st.Children() {
+		if owner[c.File] == nil {
+			owner[c.File] = c
+		}
+	}
+	for i := range ds {
+		if c := owner[ds[i].File]; c != nil && ds[i].Severity == diag.Error {
+			ds[i].Message = foldedPlace(c, foldedPrefix(c), ds[i].Message)
+		}
+	}
+}
+
 // foldedPlace is msg with its leading `state "P"` (and the ` intent "I"`
-// after it) named as the fold names them, and the `on state "P"'s on:
-// arcs` of an undeclared emit_intent with it.
+// after it), or its leading `intent "I"`, named as the fold names them,
+// and the `on state "P"'s on: arcs` of an undeclared emit_intent with it.
 func foldedPlace(st *story.Story, prefix, msg string) string {
+	if prefix == "" {
+		return msg
+	}
+	if intent, rest, ok := cutQuoted(msg, "intent "); ok {
+		return "intent " + strconv.Quote(foldedIntent(st, intent)) + rest
+	}
 	path, rest, ok := cutQuoted(msg, "state ")
 	if !ok {
 		return msg

@@ -27,6 +27,7 @@ func checked(st *story.Story, ds []diag.Diagnostic, opts story.Options) (*story.
 	if st == nil {
 		return nil, ds
 	}
+	foldLoadPlaces(st, ds)
 	cds, ok := Check(st, opts)
 	if !ok {
 		st = nil
@@ -63,7 +64,7 @@ func checkLoad(st *story.Story, opts story.Options, held *heldReads) (ds []diag.
 		check(child, rep, opts, src)
 	}
 	check(st, rep, opts, src)
-	return diag.Sort(rep.Diags), true
+	return diag.Sort(dropCovered(rep.Diags, src.covered)), true
 }
 
 // readNamed reads abs, written as written at p, through the project root.

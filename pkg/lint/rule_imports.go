@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -82,7 +83,7 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 	}
 	for _, u := range uses {
 		if im.Exits[u.exit] == nil {
-			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
+			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: child uses @exit:%s but parent does not map it%s", alias, u.exit, undeclaredExitNote(c, ch, u))
 		}
 		decl := ch.Exits[u.exit]
 		if decl == nil || u.t == nil {
@@ -306,4 +307,35 @@ func checkFoldSize(c *checker) {
 		c.foldOver = true
 		return
 	}
+}
+
+// undeclaredExitNote is what the import's unmapped-exit error adds when
+// the child does not declare the exit under its exits: either; the
+// child's own `@exit:n referenced but not declared in exits:` for it is
+// then dropped at the end of the load (covered): one mistake, one error,
+// where upstream reports only the import's (probe hunt123 p4). "" when
+// the child declares it (or has no exits:, which the child's check leaves
+// to the importer).
+func undeclaredExitNote(c *checker, ch *story.Story, u exitUse) string {
+	if len(ch.Exits) == 0 || ch.Exits[u.exit] != nil || u.extra != nil {
+		return ""
+	}
+	c.src.covered = append(c.src.covered, coveredDiag{file: ch.File, rule: ruleExits.ID, suffix: "@exit:" + u.exit + " referenced but not declared in exits:"})
+	return "; the child does not declare it under exits: either"
+}
+
+// coveredDiag is an error another one reports in full: the one in file,
+// of rule, whose message ends with suffix.
+type coveredDiag struct{ file, rule, suffix string }
+
+// dropCovered removes from ds the errors another one covers.
+func dropCovered(ds []diag.Diagnostic, covered []coveredDiag) []diag.Diagnostic {
+	if len(covered) == 0 {
+		return ds
+	}
+	return slices.DeleteFunc(ds, func(d diag.Diagnostic) bool {
+		return slices.ContainsFunc(covered, func(cv coveredDiag) bool {
+			return d.File == cv.file && d.Rule == cv.rule && strings.HasSuffix(d.Message, cv.suffix)
+		})
+	})
 }

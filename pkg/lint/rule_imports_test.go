@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -244,5 +245,26 @@ func TestImportChildRootReportedOnce(t *testing.T) {
 		if n := len(errs); n == 0 || !strings.Contains(strings.Join(errs, "\n"), tc.want) || (tc.entry == "" && n != 1) {
 			t.Errorf("entry %q: errors:\n%s\nwant %q", tc.entry, strings.Join(errs, "\n"), tc.want)
 		}
+	}
+}
+
+// An @exit:n a child uses but neither declares under its exits: nor its
+// importer maps is one mistake: upstream reports only the import's
+// `imports.kid: child uses @exit:nope but parent does not map it` (probe
+// hunt123 p4; the child on its own says `@exit:nope referenced but not
+// declared in exits:`). Ours reports the import's, with what the child
+// lacks too, and not the child's; the child checked alone keeps its own.
+func TestImportUndeclaredUnmappedExitOnce(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", "app: {id: p}\nimports:\n  kid: {source: ./kid, exits: {out: {to: s}}}\nroot: s\nintents: {go: {}}\nstates:\n  s:\n    on:\n      go: [{target: kid}]\n")
+	write(t, dir, "kid/app.yaml", "app: {id: k}\nroot: a\nexits: {out: {}}\nintents: {go2: {}}\nstates:\n  a:\n    on:\n      go2: [{target: \"@exit:out\"}, {target: \"@exit:nope\"}]\n")
+	_, ds := Load(dir, story.Options{})
+	want := `imports.kid: child uses @exit:nope but parent does not map it; the child does not declare it under exits: either`
+	if len(ds) != 1 || ds[0].Message != want || ds[0].Line != 3 || filepath.Base(ds[0].File) != "app.yaml" {
+		t.Errorf("diagnostics:\n%s\nwant the one %q", render(ds), want)
+	}
+	_, ds = Load(filepath.Join(dir, "kid"), story.Options{})
+	if len(ds) != 1 || !strings.HasSuffix(ds[0].Message, "@exit:nope referenced but not declared in exits:") {
+		t.Errorf("the child alone: diagnostics:\n%s\nwant its own error", render(ds))
 	}
 }

@@ -16,6 +16,9 @@ type sources struct {
 	// and bounded together (story_reads.go).
 	held  *heldReads
 	lines map[string][]string
+	// covered are errors another check of the load reports in full,
+	// dropped once every story is checked (rule_imports.go).
+	covered []coveredDiag
 	// scalar caches the last scalar valuePos read (a rule reporting every
 	// read of one long value asks it again and again).
 	scalar struct {

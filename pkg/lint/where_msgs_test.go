@@ -107,8 +107,8 @@ const whereMsgWant = `
 36:9 error view states.c.view[2]: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)
 37:9 error view states.c.view[3]: element must be a mapping with one kind key (one of prose / heading / list / kv / code / template / banner / choice / media), got an int
 38:9 error view states.c.view[4]: element has multiple kinds set (prose, heading); each element must declare exactly one
-39:9 error view states.c.view[5] (list): list requires items: with at least one entry
-40:9 error view states.c.view[6] (banner): banner requires a non-empty text
+39:9 error view state "c": view[5] (list): list requires items: with at least one entry
+40:9 error view state "c": view[6] (banner): banner requires a non-empty text
 40:24 error type states.c.view[6] (banner).text: expected a string, got a list
 42:9 warning unknown-key states.c.view[7]: unknown key "extra"; expected one of §banner§, §choice§, §code§, §heading§, §kv§, §list§, §media§, §prose§, §template§, §when§
 `

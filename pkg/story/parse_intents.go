@@ -3,6 +3,7 @@ package story
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -10,16 +11,29 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Intent, []string) {
+// parseIntents parses an intents: block at where (its YAML path). owner
+// starts the place its synonym errors name, as upstream words them: ""
+// for the story's own intents (`intent "put" slot "v": …`), `state "a" `
+// for a state's (`state "a" intent "loc": …`). unchecked skips those
+// checks, for checkpoint_intents:, which upstream checks only once phase
+// expansion merges them into a state (it loads a story declaring a bad
+// one that no phase uses).
+func (p *fileParser) parseIntents(n *yaml.Node, where, owner string, unchecked bool) (map[string]*Intent, []string) {
 	out := map[string]*Intent{}
 	order := yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) string {
-		out[name] = p.parseIntent(name, k, v, where+"."+yamlnode.KeyText(name))
+		place := owner + "intent " + strconv.Quote(name)
+		if unchecked {
+			place = ""
+		}
+		out[name] = p.parseIntent(name, k, v, where+"."+yamlnode.KeyText(name), place)
 		return name
 	})
 	return out, order
 }
 
-func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *Intent {
+// parseIntent parses one intent; place names it in synonym errors (""
+// skips those checks).
+func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where, place string) *Intent {
 	in := &Intent{Name: name, Pos: p.Pos(k), Slots: map[string]*Slot{}}
 	p.Fields(v, where, yamlnode.Fields{
 		{Key: "title", Str: &in.Title},
@@ -29,7 +43,7 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 		{Key: "hidden", Bool: &in.Hidden},
 		{Key: "slots", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, where+".slots", nil, func(sn string, sk, sv *yaml.Node) {
-				in.Slots[sn] = p.parseSlot(sn, sk, sv, where+".slots."+sn)
+				in.Slots[sn] = p.parseSlot(sn, sk, sv, where+".slots."+sn, place)
 				in.SlotOrder = append(in.SlotOrder, sn)
 			})
 		}},
@@ -37,8 +51,8 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 			w := where + ".synonyms"
 			p.Seq(v, w, func(i int, it *yaml.Node) {
 				s := p.StrAt(it, w, i)
-				if strings.TrimSpace(s) == "" { // upstream trims before its check
-					p.Errf(p.Pos(it), RuleIntent, "intent %q: synonyms[%d] is empty", name, i)
+				if place != "" && strings.TrimSpace(s) == "" { // upstream trims before its check
+					p.Errf(p.Pos(it), RuleIntent, "%s: synonyms[%d] is empty", place, i)
 				}
 				in.Synonyms = append(in.Synonyms, s)
 			})
@@ -47,7 +61,9 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 	return in
 }
 
-func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot {
+// parseSlot parses one slot of the intent named place in synonym errors
+// ("" skips those checks).
+func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where, intentPlace string) *Slot {
 	sl := &Slot{Name: name, Pos: p.Pos(k)}
 	var synNode *yaml.Node
 	p.Fields(v, where, yamlnode.Fields{
@@ -77,20 +93,21 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 			})
 		}},
 	})
-	if synNode == nil || yamlnode.IsNull(synNode) {
+	if synNode == nil || yamlnode.IsNull(synNode) || intentPlace == "" {
 		return sl
 	}
+	place := intentPlace + " slot " + strconv.Quote(name)
 	if sl.Type != "enum" {
-		p.Errf(p.Pos(synNode), RuleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
+		p.Errf(p.Pos(synNode), RuleIntent, "%s: synonyms: is only valid on enum slots (got type %q)", place, sl.Type)
 		return sl
 	}
 	p.Mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
 		if !slices.ContainsFunc(sl.Values, func(val any) bool { return fmt.Sprint(val) == ek }) {
-			p.Errf(p.Pos(kk), RuleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
+			p.Errf(p.Pos(kk), RuleIntent, "%s: synonyms key %q is not in values: %v", place, ek, sl.Values)
 		}
 		for i, s := range sl.Synonyms[ek] {
 			if strings.TrimSpace(s) == "" { // upstream trims before its check
-				p.Errf(p.Pos(ev), RuleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
+				p.Errf(p.Pos(ev), RuleIntent, "%s: synonyms[%q][%d] is empty", place, ek, i)
 			}
 		}
 	})

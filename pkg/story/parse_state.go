@@ -66,7 +66,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		{Key: "type", Str: &s.Type, Read: func(_, _ *yaml.Node) { s.Parallel = s.Type == "parallel" }},
 		{Key: "mode", Str: &more.Mode},
 		{Key: "description", Str: &s.Description},
-		{Key: "view", Read: func(_, v *yaml.Node) { s.View = p.parseView(v, where+".view") }},
+		{Key: "view", Read: func(_, v *yaml.Node) { s.View = p.parseView(v, where+".view", "state "+strconv.Quote(s.Path)+": view") }},
 		{Key: "terminal", Bool: &s.Terminal},
 		{Key: "decider", Str: &more.Decider},
 		{Key: "write_mode", Str: &more.WriteMode},
@@ -80,7 +80,9 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			p.Errf(p.Pos(kk), RuleOnExit, "state %q: unknown field \"on_exit\": the story format has no on_exit (the existing engine refuses the story); move these effects to the effects: of the transitions that leave the state, or to the on_enter of the next state", s.Path)
 			more.OnExit = p.parseEffects(v, where+".on_exit")
 		}, Refused: true},
-		{Key: "intents", Read: func(_, v *yaml.Node) { s.Intents, s.IntentOrder = p.parseIntents(v, where+".intents") }},
+		{Key: "intents", Read: func(_, v *yaml.Node) {
+			s.Intents, s.IntentOrder = p.parseIntents(v, where+".intents", "state "+strconv.Quote(s.Path)+" ", false)
+		}},
 		{Key: "menu", List: &more.Menu},
 		{Key: "default_intent", Str: &more.DefaultIntent},
 		{Key: "relevant_world", Read: func(_, v *yaml.Node) { s.RelevantWorld = p.parseRelevantWorld(v, where+".relevant_world") }},
@@ -113,7 +115,10 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 	}
 	p.Mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
 		pos := p.Pos(ik)
-		arms := oneOrList(p, iv, yamlnode.Place{Where: w, Key: intent, Keyed: true}, (*fileParser).parseTransitionInto)
+		vp := "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(intent) + ": transition view: view"
+		arms := oneOrList(p, iv, yamlnode.Place{Where: w, Key: intent, Keyed: true}, func(p *fileParser, t *Transition, n *yaml.Node, at yamlnode.Place) {
+			p.parseTransitionInto(t, n, at, vp)
+		})
 		if o := s.OnAt(intent); o != nil {
 			o.Pos, o.Arms = pos, arms // a repeated key: the last one wins
 		} else {
@@ -183,8 +188,9 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 	return o
 }
 
-// parseTransitionInto parses an arm into t (a zero Transition).
-func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnode.Place) {
+// parseTransitionInto parses an arm into t (a zero Transition); viewPlace
+// names its view in structure errors.
+func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnode.Place, viewPlace string) {
 	t.Pos = p.Pos(n)
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
@@ -204,7 +210,7 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnod
 		{Key: "default", Bool: &more.Default},
 		{Key: "effects", Read: func(_, v *yaml.Node) { t.Effects = p.parseEffects(v, at.Dot("effects")) }},
 		{Key: "guard_hint", Str: &more.GuardHint},
-		{Key: "view", Read: func(_, v *yaml.Node) { more.View = p.parseView(v, at.Dot("view")) }},
+		{Key: "view", Read: func(_, v *yaml.Node) { more.View = p.parseView(v, at.Dot("view"), viewPlace) }},
 		{Key: "emit", List: &more.Emit},
 		{Key: "push_history", BoolP: &more.PushHistory},
 	}, nil)

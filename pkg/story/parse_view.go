@@ -28,8 +28,11 @@ var (
 // withWhen returns keys followed by "when" (a new slice).
 func withWhen(keys []string) []string { return append(slices.Clone(keys), "when") }
 
-// parseView parses the four view forms (reference §4.6).
-func (p *fileParser) parseView(n *yaml.Node, where string) *View {
+// parseView parses the four view forms (reference §4.6). where is the
+// view's YAML path, which key and type messages name; place is the view as
+// upstream's structure errors name it (`state "a": view`, `state "a"
+// intent "go": transition view: view`).
+func (p *fileParser) parseView(n *yaml.Node, where, place string) *View {
 	d := yamlnode.Deref(n)
 	if yamlnode.IsNull(d) {
 		return nil
@@ -40,7 +43,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		v.Kind, v.Template = "template", d.Value
 	case yaml.SequenceNode:
 		v.Kind = "elements"
-		v.Elements = p.parseElements(d, where, false)
+		v.Elements = p.parseElements(d, where, place, false)
 	case yaml.MappingNode:
 		v.Kind = "extends"
 		v.Blocks = map[string][]*ViewElement{}
@@ -55,7 +58,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 						v.Blocks[b] = []*ViewElement{{Kind: "template", Text: bd.Value, Pos: p.Pos(bd)}}
 						return
 					}
-					v.Blocks[b] = p.parseElements(bv, where+".blocks."+b, true)
+					v.Blocks[b] = p.parseElements(bv, where+".blocks."+b, where+".blocks."+b, true)
 				})
 			}},
 			{Key: "template_file", Str: &v.TemplateFile},
@@ -76,11 +79,11 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 	return v
 }
 
-func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*ViewElement {
+func (p *fileParser) parseElements(n *yaml.Node, where, place string, inBlock bool) []*ViewElement {
 	var out []*ViewElement
 	p.Seq(n, where, func(i int, it *yaml.Node) {
 		el := new(ViewElement)
-		if p.parseElementInto(el, it, yamlnode.Place{Where: yamlnode.Indexed(where, i)}, inBlock) {
+		if p.parseElementInto(el, it, yamlnode.Place{Where: yamlnode.Indexed(where, i)}, yamlnode.Indexed(place, i), inBlock) {
 			out = append(out, el)
 		}
 	})
@@ -88,8 +91,9 @@ func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*
 }
 
 // parseElementInto parses an element into el (a zero ViewElement); false
-// when the element is dropped (reported).
-func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode.Place, inBlock bool) bool {
+// when the element is dropped (reported). place names the element in its
+// body's structure errors.
+func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode.Place, place string, inBlock bool) bool {
 	d := yamlnode.Deref(n)
 	el.Pos = p.Pos(n)
 	if d == nil || d.Kind != yaml.MappingNode {
@@ -130,30 +134,31 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	}
 	el.Body = p.Raw(body)
 	el.strPos = p.bodyPositions(body)
-	p.checkElementBody(el, n, body, where+" ("+el.Kind+")")
+	p.checkElementBody(el, n, body, where+" ("+el.Kind+")", place+" ("+el.Kind+")")
 	return true
 }
 
-// checkElementBody checks a structured element's body, named bw.
-func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw string) {
+// checkElementBody checks a structured element's body, named bw in key and
+// type messages and pw in structure errors.
+func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw, pw string) {
 	switch el.Kind {
 	case "list":
-		p.checkListBody(el, n, body, bw)
+		p.checkListBody(el, n, body, bw, pw)
 	case "kv":
 		p.MappingIn(body, yamlnode.Place{Where: bw}, kvBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 			if key == "when" {
 				p.nestedWhen(el, k)
 				return
 			}
-			el.PairKeys = p.checkKVPairs(v, bw)
+			el.PairKeys = p.checkKVPairs(v, bw, pw)
 		})
 	case "banner":
 		if strings.TrimSpace(p.bodyText(el, body, bw, bannerBodyKeysW, "text")) == "" {
-			p.Errf(p.Pos(n), RuleView, "%s: banner requires a non-empty text", bw)
+			p.Errf(p.Pos(n), RuleView, "%s: banner requires a non-empty text", pw)
 		}
 	case "media":
 		if strings.TrimSpace(p.bodyText(el, body, bw, mediaBodyKeys, "handle")) == "" {
-			p.Errf(p.Pos(n), RuleView, "%s: media requires a non-empty handle", bw)
+			p.Errf(p.Pos(n), RuleView, "%s: media requires a non-empty handle", pw)
 		}
 	case "choice":
 		if bd := yamlnode.Deref(body); bd == nil || bd.Kind != yaml.MappingNode {
@@ -185,7 +190,7 @@ func (p *fileParser) bodyText(el *ViewElement, body *yaml.Node, bw string, known
 }
 
 // checkListBody checks a list body: items (strings or labelled) and marker.
-func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw string) {
+func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw, pw string) {
 	p.MappingIn(body, yamlnode.Place{Where: bw}, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 		switch key {
 		case "when":
@@ -197,7 +202,7 @@ func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw strin
 				p.checkListItem(it, yamlnode.Indexed(bw+".items", i))
 			})
 			if cnt == 0 {
-				p.Errf(p.Pos(n), RuleView, "%s: list requires items: with at least one entry", bw)
+				p.Errf(p.Pos(n), RuleView, "%s: list requires items: with at least one entry", pw)
 			}
 		case "marker":
 			p.Str(v, bw+".marker")
@@ -223,7 +228,7 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 }
 
 // checkKVPairs checks a kv element's pairs: and returns their keys in order.
-func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
+func (p *fileParser) checkKVPairs(v *yaml.Node, bw, pw string) []string {
 	cnt := 0
 	var keys []string
 	seen := map[string]bool{} // a merged mapping may repeat a key
@@ -235,11 +240,11 @@ func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
 		}
 		if pd := yamlnode.Deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
 			// Upstream requires string values (an unquoted date is one).
-			p.Errf(p.Pos(pv), RuleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, yamlnode.KindName(pv))
+			p.Errf(p.Pos(pv), RuleView, "%s: kv pair %d (%s): value must be a string (got %s)", pw, cnt-1, pk, yamlnode.KindName(pv))
 		}
 	})
 	if cnt == 0 {
-		p.Errf(p.Pos(v), RuleView, "%s: kv requires pairs: with at least one entry", bw)
+		p.Errf(p.Pos(v), RuleView, "%s: kv requires pairs: with at least one entry", pw)
 	}
 	return keys
 }

@@ -102,6 +102,12 @@ func abortProblems(app, fixture, upstream string) []string {
 	if m := fetchText.FindStringSubmatch(upstream); m != nil && !strings.Contains(text, "cannot fetch "+m[1]) {
 		probs = append(probs, fmt.Sprintf("%s: turn %d failed without naming %q (upstream: %s): %s", fixture, n, m[1], upstream, text))
 	}
+	// which view failed to render, worded as upstream's machine.Turn does
+	for _, which := range []string{"render transition view: ", "render state view for "} {
+		if strings.Contains(upstream, which) && !strings.Contains(text, which) {
+			probs = append(probs, fmt.Sprintf("%s: turn %d failed without %q (upstream: %s): %s", fixture, n, which, upstream, text))
+		}
+	}
 	return probs
 }
 
