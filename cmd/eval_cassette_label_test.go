@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,5 +61,18 @@ func TestEvalRunCassetteOnlyProfile(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `WARN: `+ds+`:6:21: matrix.profiles[0] "local" is not an agent_plugins alias of the app; eval run cannot reach it without --cassette`) ||
 		!strings.Contains(out, "selected: local (cheapest_passing)\n") {
 		t.Errorf("eval show: %d\n%s", code, out)
+	}
+	// The HTML report names it the same way: no "local / " with nothing after.
+	html := filepath.Join(dir, "report.html")
+	latest := filepath.Join(dir, "evals", "reports", "merge_judge", "latest.json")
+	if code, _, errOut := runCmd(t, "eval", "show", latest, "--html", html); code != 0 {
+		t.Fatalf("eval show --html: %d %s", code, errOut)
+	}
+	b, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "<td>local</td>") || !strings.Contains(string(b), "<strong>local</strong>") || strings.Contains(string(b), "local /") || strings.Contains(string(b), "local/") {
+		t.Errorf("HTML report labels local wrongly:\n%s", b)
 	}
 }
