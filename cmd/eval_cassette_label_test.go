@@ -76,3 +76,19 @@ func TestEvalRunCassetteOnlyProfile(t *testing.T) {
 		t.Errorf("HTML report labels local wrongly:\n%s", b)
 	}
 }
+
+// A cassette with no episode for agent.local cannot reach it either: the
+// run says so before every call misses.
+func TestEvalRunCassetteMissesProfile(t *testing.T) {
+	dir := t.TempDir()
+	storytest.CopyTree(t, evCorpus, dir)
+	cas := strings.ReplaceAll(evCassetteOnlyCassette, "handler: agent.local", "handler: agent.other")
+	storytest.WriteTree(t, dir, map[string]string{"evals/merge_judge_min.yaml": evCassetteOnlyDataset, "cassette.yaml": cas})
+	ds := filepath.Join(dir, "evals", "merge_judge_min.yaml")
+	cp := filepath.Join(dir, "cassette.yaml")
+	code, out, errOut := runCmd(t, "eval", "run", "--no-progress", "--cassette", cp, ds)
+	want := `WARN: matrix profile "local" is no agent_plugins alias of the app and no episode of ` + cp + ` answers handler agent.local or host.agent.decide: every call of it misses`
+	if code != 1 || !strings.Contains(errOut, want) || !strings.Contains(out, "decision: cheapest_passing -> no candidate passed") {
+		t.Errorf("eval run --cassette: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}

@@ -45,13 +45,6 @@ func (v *Validation) OK() bool {
 // Errors returns the error messages in order.
 func (v *Validation) Errors() []string { return v.messages(diag.Error) }
 
-// ForCassette drops the findings that a --cassette run makes untrue: a
-// matrix profile that is no agent_plugins alias is answered by the
-// cassette as agent.<profile>, so the run does reach it.
-func (v *Validation) ForCassette() {
-	v.Findings = slices.DeleteFunc(v.Findings, func(f Finding) bool { return f.cassetteProfile })
-}
-
 // Warnings returns the warning messages in order.
 func (v *Validation) Warnings() []string { return v.messages(diag.Warning) }
 
@@ -234,7 +227,7 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	for i, p := range d.Matrix.Profiles {
 		if p != "" && resolveProfile(st, p) == "" {
 			key := fmt.Sprintf("matrix.profiles[%d]", i)
-			v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, cassetteProfile: true,
+			v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, cassetteProfile: p,
 				Message: diag.ClipMessage(fmt.Sprintf("matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it without --cassette (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent.")))})
 		}
 	}
