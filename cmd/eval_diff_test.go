@@ -98,7 +98,7 @@ func TestEvalRunSaysWhatChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ = runCmd(t, "eval", "run", "--cassette", cas, ds)
-	if code != 1 || !strings.Contains(out, "regressed fast//, cheap//; selected cheap// -> none; dataset_hash changed since") {
+	if code != 1 || !strings.Contains(out, "regressed fast, cheap; selected cheap -> none; dataset_hash changed since") {
 		t.Errorf("a failing run after a passing one: %d\n%s", code, out)
 	}
 }

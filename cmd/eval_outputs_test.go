@@ -31,7 +31,7 @@ func TestEvalRunJUnitMarkdown(t *testing.T) {
 		t.Errorf("junit %+v %v:\n%s", suites, err, b)
 	}
 	mdb, err := os.ReadFile(md)
-	if err != nil || !strings.Contains(string(mdb), "**No candidate passed**") || !strings.Contains(string(mdb), "| fast/") {
+	if err != nil || !strings.Contains(string(mdb), "**No candidate passed**") || !strings.Contains(string(mdb), "| fast |") {
 		t.Errorf("markdown %v:\n%s", err, mdb)
 	}
 	latest := filepath.Join(dir, "evals", "reports", "pick", "latest.json")

@@ -91,6 +91,9 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				}
 			}
 			v := eval.Validate(d, &eval.StoryLoader{Opts: story.Options{Root: root}})
+			if cassette != "" {
+				v.ForCassette(cassette)
+			}
 			for _, w := range v.Warnings() {
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(w))
 			}

@@ -53,7 +53,12 @@ func expandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]C
 		}
 		models := d.Matrix.Models[p]
 		if len(models) == 0 {
-			models = []string{defaultModel(st, alias, cs)}
+			// A cassette-only profile runs no model: borrowing the persona's
+			// would label the candidate with a model nothing ran.
+			models = []string{""}
+			if backend != "cassette" {
+				models[0] = defaultModel(st, alias, cs)
+			}
 		}
 		for _, m := range models {
 			for _, e := range efforts {

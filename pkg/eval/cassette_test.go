@@ -79,7 +79,7 @@ func TestRunCassetteDeterministic(t *testing.T) {
 	if m2.Pass || m2.ComparatorPassRate != 0.5 || f64(m2.PassKRate) != 0.5 || i64(m2.P95LatencyMS) != 100 {
 		t.Errorf("m2 %+v", m2)
 	}
-	if b.Pass || b.ContractConformanceRate != 0 || b.SchemaValidRate != 0 || b.ExamplesRun != 12 || b.Model != "base-model" {
+	if b.Pass || b.ContractConformanceRate != 0 || b.SchemaValidRate != 0 || b.ExamplesRun != 12 || b.Model != "" {
 		t.Errorf("cass-b %+v", b)
 	}
 	if rep.Decision.SelectedModel != "m1" {

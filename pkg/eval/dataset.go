@@ -112,6 +112,10 @@ type Finding struct {
 	Pos      story.Pos
 	Severity diag.Severity
 	Message  string
+	// cassetteProfile is the matrix profile of a "not an agent_plugins
+	// alias" warning: a --cassette run reaches such a profile as
+	// agent.<profile> when the cassette answers it (ForCassette).
+	cassetteProfile string
 }
 
 // Diagnostic renders f as a diag.Diagnostic of rule ruleEval ("eval").

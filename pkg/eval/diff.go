@@ -92,6 +92,28 @@ func selectedKey(r *Report) string {
 	return candidateKey(r.Decision.SelectedProfile, r.Decision.SelectedModel, r.Decision.SelectedEffort)
 }
 
+// selectedLabel is the decision's candidate as people read it
+// (candidateLabel), "" when none was selected.
+func selectedLabel(r *Report) string {
+	if r.Decision == nil || r.Decision.SelectedProfile == "" {
+		return ""
+	}
+	return candidateLabel(r.Decision.SelectedProfile, r.Decision.SelectedModel, r.Decision.SelectedEffort)
+}
+
+// Label is the candidate as people read it (candidateLabel); Key stays
+// the identity that diffs and JUnit names match on.
+func (cd CandidateDiff) Label() string {
+	c := cd.New
+	if c == nil {
+		c = cd.Old
+	}
+	if c == nil {
+		return cd.Key
+	}
+	return candidateLabel(c.Profile, c.Model, c.Effort)
+}
+
 // Regressed lists the keys of the candidates that regressed.
 func (d *Diff) Regressed() []string {
 	var out []string

@@ -10,6 +10,9 @@
 // eval dispatches as a run does. Every request's with: gains the
 // candidate's "model" and "effort"; builtin.claude_cli and
 // builtin.local_llm also take the model in place of the declaration's.
+// With a cassette, a matrix profile that is no agent_plugins alias runs as
+// agent.<profile> with no model unless matrix.models names one
+// ([Validation.ForCassette] keeps its warnings true of that run).
 //
 // Metrics per candidate, over its calls (examples × repeat):
 //

@@ -88,8 +88,14 @@ func RenderMarkdown(r *Report) []byte {
 	return b.Bytes()
 }
 
+// candidateLabel names a candidate as profile[/model][ effort=e]: a
+// cassette-only profile has no model and most matrices no effort, and an
+// empty "/" or "effort=" would read as a value.
 func candidateLabel(profile, model, effort string) string {
-	s := profile + "/" + model
+	s := profile
+	if model != "" {
+		s += "/" + model
+	}
 	if effort != "" {
 		s += " effort=" + effort
 	}

@@ -140,14 +140,7 @@ func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 		}
 		return nil
 	}
-	label := pin.Profile
-	if pin.Model != "" {
-		label += "/" + pin.Model
-	}
-	if pin.Effort != "" {
-		label += " effort=" + pin.Effort
-	}
-	label = termsafe.Line(label)
+	label := termsafe.Line(candidateLabel(pin.Profile, pin.Model, pin.Effort))
 	var match *Candidate
 	for i := range r.Candidates {
 		c := &r.Candidates[i]

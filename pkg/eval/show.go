@@ -41,8 +41,7 @@ func WriteDatasetText(w io.Writer, v *Validation, status string, latest *Report)
 	if latest != nil {
 		fmt.Fprintf(w, "latest report: %s\n", cell(latest.Path))
 		if dec := latest.Decision; dec != nil && dec.SelectedProfile != "" {
-			fmt.Fprintf(w, "selected: %s/%s effort=%s (%s)\n",
-				cell(dec.SelectedProfile), cell(dec.SelectedModel), cell(dec.SelectedEffort), cell(dec.Strategy))
+			fmt.Fprintf(w, "selected: %s (%s)\n", cell(candidateLabel(dec.SelectedProfile, dec.SelectedModel, dec.SelectedEffort)), cell(dec.Strategy))
 		}
 	}
 	for _, f := range v.Findings {
@@ -64,13 +63,12 @@ func WriteReportText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "eval: %s\ncall: %s\nstatus candidates: %d\n", cell(r.Eval), cell(r.Call), len(r.Candidates))
 	cands := capRows(r.Candidates)
 	for _, c := range cands {
-		fmt.Fprintf(w, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cell(c.Profile), cell(c.Model),
-			cell(c.Effort), verdict(c.Pass), c.ComparatorPassRate, valueOr0(c.AvgCostUSD), valueOr0(c.P95LatencyMS))
+		fmt.Fprintf(w, "- %s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cell(candidateLabel(c.Profile, c.Model, c.Effort)), verdict(c.Pass), c.ComparatorPassRate, valueOr0(c.AvgCostUSD), valueOr0(c.P95LatencyMS))
 	}
 	writeMore(w, len(r.Candidates)-len(cands))
 	if d := r.Decision; d != nil {
 		if d.SelectedProfile != "" {
-			fmt.Fprintf(w, "decision: %s -> %s/%s effort=%s\n", cell(d.Strategy), cell(d.SelectedProfile), cell(d.SelectedModel), cell(d.SelectedEffort))
+			fmt.Fprintf(w, "decision: %s -> %s\n", cell(d.Strategy), cell(candidateLabel(d.SelectedProfile, d.SelectedModel, d.SelectedEffort)))
 		} else {
 			fmt.Fprintf(w, "decision: %s -> no candidate passed\n", cell(d.Strategy))
 		}
@@ -127,7 +125,7 @@ func SinceLine(prev, r *Report) string {
 		var keys []string
 		for _, cd := range d.Candidates {
 			if cd.Change == ch {
-				keys = append(keys, cell(cd.Key))
+				keys = append(keys, cell(cd.Label()))
 			}
 		}
 		if len(keys) > 3 {
@@ -141,7 +139,7 @@ func SinceLine(prev, r *Report) string {
 		parts = append(parts, "no verdict changed")
 	}
 	if d.OldSelected != d.NewSelected {
-		parts = append(parts, "selected "+orNone(d.OldSelected)+" -> "+orNone(d.NewSelected))
+		parts = append(parts, "selected "+orNone(selectedLabel(prev))+" -> "+orNone(selectedLabel(r)))
 	}
 	if len(d.HashesChanged) > 0 {
 		parts = append(parts, strings.Join(d.HashesChanged, ", ")+" changed since")

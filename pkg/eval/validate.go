@@ -226,7 +226,9 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	}
 	for i, p := range d.Matrix.Profiles {
 		if p != "" && resolveProfile(st, p) == "" {
-			warnf(fmt.Sprintf("matrix.profiles[%d]", i), "matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent."))
+			key := fmt.Sprintf("matrix.profiles[%d]", i)
+			v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, cassetteProfile: p,
+				Message: diag.ClipMessage(fmt.Sprintf("matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it without --cassette (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent.")))})
 		}
 	}
 	if d.Comparator.Kind == "judge" {

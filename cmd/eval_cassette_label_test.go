@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/internal/testing/storytest"
+)
+
+// A matrix profile that is no agent_plugins alias of pr-refinement, run
+// with a cassette that answers it: the run reaches it, so no "cannot
+// reach it" warning, and the candidate is named by what answered (the
+// profile alone: no persona model nothing ran, no empty effort=).
+const evCassetteOnlyDataset = `kind: agent_eval
+app: ../app.yaml
+call: merge_judge
+task:
+  adherence_bar: {min_pass_rate: 1}
+matrix: {profiles: [local]}
+comparator: {kind: enum, field: intent}
+examples:
+  - name: merged
+    args: {pr_id: "145", merge_sha: abc1234, pr_url: https://example.invalid/pull/145}
+    expect: {verdict: pass, intent: accept, reason: merged, confidence: 0.9}
+selection: {strategy: cheapest_passing}
+`
+
+const evCassetteOnlyCassette = `kind: host_cassette
+app_id: pr-refinement
+episodes:
+  - id: local
+    replay: any
+    match: {handler: agent.local}
+    agent: {verb: decide, duration_ms: 800, response: '{"verdict":"pass","intent":"accept","reason":"merged","confidence":0.95}'}
+`
+
+func TestEvalRunCassetteOnlyProfile(t *testing.T) {
+	dir := t.TempDir()
+	storytest.CopyTree(t, evCorpus, dir)
+	storytest.WriteTree(t, dir, map[string]string{
+		"evals/merge_judge_min.yaml": evCassetteOnlyDataset,
+		"cassette.yaml":              evCassetteOnlyCassette,
+	})
+	ds := filepath.Join(dir, "evals", "merge_judge_min.yaml")
+	code, out, errOut := runCmd(t, "eval", "run", "--no-progress", "--cassette", filepath.Join(dir, "cassette.yaml"), ds)
+	if code != 0 || errOut != "" {
+		t.Fatalf("eval run --cassette: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"- local pass pass_rate=1.00 cost=0.000000 p95=800ms\n",
+		"decision: cheapest_passing -> local\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	// Without a cassette nothing answers "local": the warning stays.
+	code, out, _ = runCmd(t, "eval", "show", ds)
+	if code != 0 || !strings.Contains(out, `WARN: `+ds+`:6:21: matrix.profiles[0] "local" is not an agent_plugins alias of the app; eval run cannot reach it without --cassette`) ||
+		!strings.Contains(out, "selected: local (cheapest_passing)\n") {
+		t.Errorf("eval show: %d\n%s", code, out)
+	}
+	// The HTML report names it the same way: no "local / " with nothing after.
+	html := filepath.Join(dir, "report.html")
+	latest := filepath.Join(dir, "evals", "reports", "merge_judge", "latest.json")
+	if code, _, errOut := runCmd(t, "eval", "show", latest, "--html", html); code != 0 {
+		t.Fatalf("eval show --html: %d %s", code, errOut)
+	}
+	b, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "<td>local</td>") || !strings.Contains(string(b), "<strong>local</strong>") || strings.Contains(string(b), "local /") || strings.Contains(string(b), "local/") {
+		t.Errorf("HTML report labels local wrongly:\n%s", b)
+	}
+}
+
+// A cassette with no episode for agent.local cannot reach it either: the
+// run says so before every call misses.
+func TestEvalRunCassetteMissesProfile(t *testing.T) {
+	dir := t.TempDir()
+	storytest.CopyTree(t, evCorpus, dir)
+	cas := strings.ReplaceAll(evCassetteOnlyCassette, "handler: agent.local", "handler: agent.other")
+	storytest.WriteTree(t, dir, map[string]string{"evals/merge_judge_min.yaml": evCassetteOnlyDataset, "cassette.yaml": cas})
+	ds := filepath.Join(dir, "evals", "merge_judge_min.yaml")
+	cp := filepath.Join(dir, "cassette.yaml")
+	code, out, errOut := runCmd(t, "eval", "run", "--no-progress", "--cassette", cp, ds)
+	want := `WARN: matrix profile "local" is no agent_plugins alias of the app and no episode of ` + cp + ` answers handler agent.local or host.agent.decide: every call of it misses`
+	if code != 1 || !strings.Contains(errOut, want) || !strings.Contains(out, "decision: cheapest_passing -> no candidate passed") {
+		t.Errorf("eval run --cassette: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}

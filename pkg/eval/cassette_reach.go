@@ -1,0 +1,54 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/diag"
+)
+
+// ForCassette makes v's findings true of a run answered by the cassette
+// at path: a matrix profile that is no agent_plugins alias is reached as
+// agent.<profile>, so its "cannot reach it" warning goes when an episode
+// can answer that handler, and says the cassette misses it when none can.
+// A cassette that does not load changes nothing: Run reports it.
+func (v *Validation) ForCassette(path string) {
+	c, err := agent.LoadCassette(path)
+	if err != nil {
+		return
+	}
+	verb := ""
+	if v.CallSite != nil {
+		verb = v.CallSite.Handler
+	}
+	out := v.Findings[:0]
+	for _, f := range v.Findings {
+		if p := f.cassetteProfile; p != "" {
+			alias := "agent." + strings.TrimPrefix(p, "agent.")
+			if answersHandler(c, alias, verb) {
+				continue
+			}
+			f.Message = diag.ClipMessage(fmt.Sprintf("matrix profile %q is no agent_plugins alias of the app and no episode of %s answers handler %s or %s: every call of it misses (add an episode with match: {handler: %s})",
+				p, path, alias, verb, alias))
+		}
+		out = append(out, f)
+	}
+	v.Findings = out
+}
+
+// answersHandler reports whether an agent episode of c can answer a call
+// of alias at handler (host.agent.<verb>): its match: names either, or no
+// handler at all.
+func answersHandler(c *agent.Cassette, alias, handler string) bool {
+	for _, ep := range c.Episodes {
+		if ep.Agent == nil {
+			continue
+		}
+		h, ok := ep.Match["handler"]
+		if !ok || h == alias || (handler != "" && h == handler) {
+			return true
+		}
+	}
+	return false
+}
