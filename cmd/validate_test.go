@@ -117,11 +117,12 @@ func TestValidateStdin(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	code := runIOContext(context.Background(), []string{"validate", "-", "--stdin-filename", brokenStories + "/target/app.yaml"}, bytes.NewReader(src), &out, &errb)
-	if code != 1 || !strings.Contains(out.String(), brokenStories+"/target/app.yaml:8:21: error:") {
+	if code != 1 || !strings.Contains(out.String(), brokenStories+"/target/app.yaml:9:21: error:") {
 		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
 	}
 	// The buffer, not the file, is checked.
 	fixed := bytes.Replace(src, []byte("target: ending"), []byte("target: end"), 1)
+	fixed = bytes.Replace(fixed, []byte("target: stail"), []byte("target: stale"), 1)
 	out.Reset()
 	errb.Reset()
 	code = runIOContext(context.Background(), []string{"validate", "-", "--stdin-filename", brokenStories + "/target"}, bytes.NewReader(fixed), &out, &errb)
