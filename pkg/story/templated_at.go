@@ -1,0 +1,34 @@
+package story
+
+import "strings"
+
+// TextField names a field whose text the existing engine may read as a
+// template rather than as written, for TemplatedAt.
+type TextField uint8
+
+const (
+	// FieldInitial is a state's initial:, rendered when it holds {{ or {%.
+	FieldInitial TextField = iota
+	// FieldTimeoutAfter is a timeout's after:, whose duration check
+	// upstream skips only when it holds {{: a {% %} or {# #} one is
+	// parsed as written and refused (conformance broken/timeout-after-tag).
+	FieldTimeoutAfter
+	// FieldCacheMaxAge is routing.cache_max_age, always parsed as a
+	// duration: a template of any kind is refused.
+	FieldCacheMaxAge
+)
+
+// TemplatedAt reports whether upstream treats s as a template in field f,
+// so a load-time check of its literal value (a duration, a state name)
+// does not apply. Each field has its own rule upstream; this is the one
+// place they are written down.
+func TemplatedAt(f TextField, s string) bool {
+	switch f {
+	case FieldTimeoutAfter:
+		return strings.Contains(s, "{{")
+	case FieldCacheMaxAge:
+		return false
+	default:
+		return IsTemplated(s)
+	}
+}
