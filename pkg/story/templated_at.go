@@ -13,6 +13,10 @@ const (
 	// upstream skips only when it holds {{: a {% %} or {# #} one is
 	// parsed as written and refused (conformance broken/timeout-after-tag).
 	FieldTimeoutAfter
+	// FieldTarget is a transition, timeout or on_complete target, or an
+	// import's exits.to: rendered only when it holds {{, so a {% %} tag
+	// alone is looked up as a state path (story-runtime.md §1.6).
+	FieldTarget
 	// FieldCacheMaxAge is routing.cache_max_age, always parsed as a
 	// duration: a template of any kind is refused.
 	FieldCacheMaxAge
@@ -24,7 +28,7 @@ const (
 // place they are written down.
 func TemplatedAt(f TextField, s string) bool {
 	switch f {
-	case FieldTimeoutAfter:
+	case FieldTimeoutAfter, FieldTarget:
 		return strings.Contains(s, "{{")
 	case FieldCacheMaxAge:
 		return false
