@@ -116,7 +116,7 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 	if _, has := e.With["agent"]; has && persona == "" {
 		c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.String())
 	}
-	if persona == "" || story.IsTemplated(persona) {
+	if persona == "" || story.TemplatedAt(story.FieldPersona, persona) {
 		return nil
 	}
 	pe := c.st.Agents[persona]

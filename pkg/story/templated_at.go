@@ -17,6 +17,9 @@ const (
 	// import's exits.to: rendered only when it holds {{, so a {% %} tag
 	// alone is looked up as a state path (story-runtime.md §1.6).
 	FieldTarget
+	// FieldPersona is an agent invoke's with.agent, checked against
+	// agents: unless it holds {{ (a {% %} one is refused as undeclared).
+	FieldPersona
 	// FieldCacheMaxAge is routing.cache_max_age, always parsed as a
 	// duration: a template of any kind is refused.
 	FieldCacheMaxAge
@@ -28,7 +31,7 @@ const (
 // place they are written down.
 func TemplatedAt(f TextField, s string) bool {
 	switch f {
-	case FieldTimeoutAfter, FieldTarget:
+	case FieldTimeoutAfter, FieldTarget, FieldPersona:
 		return strings.Contains(s, "{{")
 	case FieldCacheMaxAge:
 		return false
