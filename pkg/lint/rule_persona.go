@@ -84,7 +84,7 @@ func (c *checker) resolveSystemPrompt(name string, pe *story.Persona) {
 // checkAgentRef reports an agent reference (at site) that names no
 // persona, built-in, lifted or importer agent.
 func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
-	if agent == "" || story.IsTemplated(agent) || c.st.Agents[agent] != nil || slices.Contains(builtinAgents, agent) || lifted(c.st, "agent", agent) || importerHas(c.st, "agent", agent) {
+	if agent == "" || story.TemplatedAt(story.FieldAgentRef, agent) || c.st.Agents[agent] != nil || slices.Contains(builtinAgents, agent) || lifted(c.st, "agent", agent) || importerHas(c.st, "agent", agent) {
 		return
 	}
 	known := c.listOnce("agents+builtin", func() []string {

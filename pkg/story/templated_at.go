@@ -11,7 +11,7 @@ const (
 	FieldInitial TextField = iota
 	// FieldTimeoutAfter is a timeout's after:, whose duration check
 	// upstream skips only when it holds {{: a {% %} or {# #} one is
-	// parsed as written and refused (conformance broken/timeout-after-tag).
+	// parsed as written and refused (testdata/broken/state).
 	FieldTimeoutAfter
 	// FieldTarget is a transition, timeout or on_complete target, or an
 	// import's exits.to: rendered only when it holds {{, so a {% %} tag
@@ -20,6 +20,9 @@ const (
 	// FieldPersona is an agent invoke's with.agent, checked against
 	// agents: unless it holds {{ (a {% %} one is refused as undeclared).
 	FieldPersona
+	// FieldAgentRef is meta_modes.*.agent, off_path.agent or
+	// agent_off_ramp.agent: always looked up in agents, {{ included.
+	FieldAgentRef
 	// FieldCacheMaxAge is routing.cache_max_age, always parsed as a
 	// duration: a template of any kind is refused.
 	FieldCacheMaxAge
@@ -33,7 +36,7 @@ func TemplatedAt(f TextField, s string) bool {
 	switch f {
 	case FieldTimeoutAfter, FieldTarget, FieldPersona:
 		return strings.Contains(s, "{{")
-	case FieldCacheMaxAge:
+	case FieldCacheMaxAge, FieldAgentRef:
 		return false
 	default:
 		return IsTemplated(s)
