@@ -20,6 +20,8 @@ const (
 	// FieldPersona is an agent invoke's with.agent, checked against
 	// agents: unless it holds {{ (a {% %} one is refused as undeclared).
 	FieldPersona
+	// FieldRoot is the story's root:, always looked up in states.
+	FieldRoot
 	// FieldAgentRef is meta_modes.*.agent, off_path.agent or
 	// agent_off_ramp.agent: always looked up in agents, {{ included.
 	FieldAgentRef
@@ -36,7 +38,7 @@ func TemplatedAt(f TextField, s string) bool {
 	switch f {
 	case FieldTimeoutAfter, FieldTarget, FieldPersona:
 		return strings.Contains(s, "{{")
-	case FieldCacheMaxAge, FieldAgentRef:
+	case FieldCacheMaxAge, FieldAgentRef, FieldRoot:
 		return false
 	default:
 		return IsTemplated(s)
