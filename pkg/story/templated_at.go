@@ -22,6 +22,10 @@ const (
 	FieldPersona
 	// FieldRoot is the story's root:, always looked up in states.
 	FieldRoot
+	// FieldProvider is an agent's provider: or an agent invoke's
+	// with.provider, checked against providers: unless it holds {{ (a lone
+	// "{{go" included; a {% %} one is refused as undefined).
+	FieldProvider
 	// FieldAgentRef is meta_modes.*.agent, off_path.agent or
 	// agent_off_ramp.agent: always looked up in agents, {{ included.
 	FieldAgentRef
@@ -36,7 +40,7 @@ const (
 // place they are written down.
 func TemplatedAt(f TextField, s string) bool {
 	switch f {
-	case FieldTimeoutAfter, FieldTarget, FieldPersona:
+	case FieldTimeoutAfter, FieldTarget, FieldPersona, FieldProvider:
 		return strings.Contains(s, "{{")
 	case FieldCacheMaxAge, FieldAgentRef, FieldRoot:
 		return false
