@@ -123,6 +123,7 @@ func TestValidateStdin(t *testing.T) {
 	// The buffer, not the file, is checked.
 	fixed := bytes.Replace(src, []byte("target: ending"), []byte("target: end"), 1)
 	fixed = bytes.Replace(fixed, []byte("target: stail"), []byte("target: stale"), 1)
+	fixed = bytes.Replace(fixed, []byte(`"{% if true %}end{% endif %}"`), []byte("end"), 1)
 	out.Reset()
 	errb.Reset()
 	code = runIOContext(context.Background(), []string{"validate", "-", "--stdin-filename", brokenStories + "/target"}, bytes.NewReader(fixed), &out, &errb)

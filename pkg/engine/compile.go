@@ -499,7 +499,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		c.refuse(t.Pos, "state %q: timeout: missing 'after' field", ns.Path)
 	} else {
 		nt.After = c.lateText(a)
-		if nt.After != nil && !nt.After.templated() {
+		if !story.TemplatedAt(story.FieldTimeoutAfter, a) {
 			// a negative one loads and never arms, as upstream
 			if _, err := duration.Parse(a); err != nil && !duration.Never(a) {
 				c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)

@@ -52,7 +52,7 @@ func checkAgentInvokes(c *checker) {
 		if pe != nil && !site.Inline { // upstream counts no reference in an inline effects: list
 			personaVerbs[persona] = append(personaVerbs[persona], verb)
 		}
-		if prov, provs := withString(e, "provider"), foldedProviders(c.st); prov != "" && !story.IsTemplated(prov) && provs[prov] == nil {
+		if prov, provs := withString(e, "provider"), foldedProviders(c.st); prov != "" && !story.TemplatedAt(story.FieldProvider, prov) && provs[prov] == nil {
 			c.rep.Errf(e.WithPos("provider"), story.RuleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, foldedSite(c.st, site.String()), knownList(sortedMapKeys(provs)))
 		}
 		if verb == "task" {
@@ -116,7 +116,7 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 	if _, has := e.With["agent"]; has && persona == "" {
 		c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.String())
 	}
-	if persona == "" || story.IsTemplated(persona) {
+	if persona == "" || story.TemplatedAt(story.FieldPersona, persona) {
 		return nil
 	}
 	pe := c.st.Agents[persona]

@@ -45,6 +45,8 @@ func checkImportParentSide(c *checker, alias string, im *story.Import) {
 		ex := im.Exits[en]
 		if ex.To == "" {
 			c.rep.Errf(ex.Pos, story.RuleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
+		} else if tagOnly(ex.To) { // conformance broken/imports: a {% %} exits.to is a path upstream
+			c.rep.Errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s: a target is rendered only when it holds {{ }}, so a {%% %%} tag alone is read as a state path; write the choice inside {{ }}", alias, en, (&story.TargetError{Target: ex.To, Resolved: strings.TrimSpace(ex.To)}).Error())
 		} else if foldedAbsolute(c.st, ex.To) {
 			// the top story's folded tree: checkImportExitFolded
 		} else if _, err := c.st.ResolveTarget(ex.To); err != nil {

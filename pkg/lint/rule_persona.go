@@ -44,7 +44,7 @@ func (c *checker) checkPersona(name string, pe *story.Persona) {
 	if pe.Effort != "" && !slices.Contains(story.ValidEfforts, pe.Effort) {
 		c.rep.Errf(pe.Pos, story.RulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
 	}
-	if provs := foldedProviders(c.st); pe.Provider != "" && provs[pe.Provider] == nil {
+	if provs := foldedProviders(c.st); pe.Provider != "" && !story.TemplatedAt(story.FieldProvider, pe.Provider) && provs[pe.Provider] == nil {
 		c.rep.Errf(pe.Pos, story.RuleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, liftedName(c.st, name), knownList(sortedMapKeys(provs)))
 	}
 	c.checkCwd(pe.Pos, "agent "+strconv.Quote(name), pe.Cwd)
@@ -84,7 +84,7 @@ func (c *checker) resolveSystemPrompt(name string, pe *story.Persona) {
 // checkAgentRef reports an agent reference (at site) that names no
 // persona, built-in, lifted or importer agent.
 func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
-	if agent == "" || story.IsTemplated(agent) || c.st.Agents[agent] != nil || slices.Contains(builtinAgents, agent) || lifted(c.st, "agent", agent) || importerHas(c.st, "agent", agent) {
+	if agent == "" || story.TemplatedAt(story.FieldAgentRef, agent) || c.st.Agents[agent] != nil || slices.Contains(builtinAgents, agent) || lifted(c.st, "agent", agent) || importerHas(c.st, "agent", agent) {
 		return
 	}
 	known := c.listOnce("agents+builtin", func() []string {

@@ -22,7 +22,7 @@ func checkRoot(c *checker) {
 		c.rep.Warnf(st.RootPos, story.RuleRoot, `root: "" names no state: a session starts in the state "" and rejects every intent (a flow fixture runs only from its initial_state:); name the state the story starts in`)
 		return
 	}
-	if st.Root == "" || story.IsTemplated(st.Root) {
+	if st.Root == "" || story.TemplatedAt(story.FieldRoot, st.Root) {
 		return
 	}
 	if st.StateAt(st.Root) == nil && !st.PhaseGenerated(st.Root) {

@@ -88,7 +88,7 @@ func (c *checker) checkStateTimeout(s *story.State) {
 	}
 	if t.After == "" {
 		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'after' field", s.Path)
-	} else if story.IsTemplated(t.After) {
+	} else if story.TemplatedAt(story.FieldTimeoutAfter, t.After) {
 		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q is a template, which neither engine renders (the existing engine parses it as written): the timeout never fires; write a literal duration such as 5m", s.Path, t.After)
 	} else if duration.Never(t.After) {
 		what := "is more days than a duration holds"

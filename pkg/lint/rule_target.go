@@ -144,5 +144,5 @@ func verbatimResolved(from *story.State, target string) string {
 // tagOnly reports a target holding a {% %} tag and no {{ }}: it is read
 // as written (story-runtime.md §1.6), so it names no state.
 func tagOnly(target string) bool {
-	return strings.Contains(target, "{%") && !strings.Contains(target, "{{")
+	return story.IsTemplated(target) && !story.TemplatedAt(story.FieldTarget, target)
 }

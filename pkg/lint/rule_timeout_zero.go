@@ -16,7 +16,7 @@ var ruleTimeoutZero = &Rule{ID: "timeout-zero", Severity: diag.Warning, LintOnly
 func checkTimeoutZero(c *checker) {
 	for _, s := range c.states() {
 		t := s.Timeout()
-		if t == nil || t.After == "" || story.IsTemplated(t.After) {
+		if t == nil || t.After == "" || story.TemplatedAt(story.FieldTimeoutAfter, t.After) {
 			continue
 		}
 		if d, err := duration.Parse(t.After); err == nil && d == 0 {

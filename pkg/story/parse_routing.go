@@ -36,7 +36,7 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 		{Key: "semantic_mid_bar", Float: &r.SemanticMidBar},
 		boolean("cache_enabled", &blankB),
 		{Key: "cache_max_age", Read: func(_, v *yaml.Node) {
-			if s := p.Str(v, "routing.cache_max_age"); s != "" && !IsTemplated(s) {
+			if s := p.Str(v, "routing.cache_max_age"); s != "" && !TemplatedAt(FieldCacheMaxAge, s) {
 				if _, err := duration.Parse(s); err != nil {
 					p.Errf(p.Pos(v), RuleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
 				}
