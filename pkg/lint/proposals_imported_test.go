@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,11 +23,7 @@ func TestImportedProposalsWarn(t *testing.T) {
 		for depth := range 4 {
 			t.Run(tc.name+"/depth"+string(rune('0'+depth)), func(t *testing.T) {
 				dir := t.TempDir()
-				at := dir
-				for range depth {
-					write(t, at, "app.yaml", "app: {id: w}\nimports:\n  kid: {source: ./kid}\nintents: {enter: {}}\nroot: home\nstates:\n  home:\n    on:\n      enter: [{target: kid}]\n")
-					at = filepath.Join(at, "kid")
-				}
+				at := nestImports(t, dir, depth, "")
 				write(t, at, "app.yaml", "app: {id: leaf}\nintents: {go: {}}\nroot: home\nstates:\n  home:\n    on:\n      go: [{target: done}]\n  done: {terminal: true}\n"+tc.block)
 				_, ds := Load(dir, story.Options{})
 				var found *diag.Diagnostic
