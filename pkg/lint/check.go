@@ -243,6 +243,9 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 		if site.Inline {
 			demoteInline(c.rep.Diags[mark:])
 		}
+		if site.InProposal() {
+			c.demoteChildProposal(mark)
+		}
 	}
 }
 

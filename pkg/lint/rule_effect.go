@@ -35,7 +35,9 @@ func checkEffectShape(c *checker) {
 	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
 		if ex != nil && ex.Background && ex.Invoke == "" {
+			mark := len(c.rep.Diags)
 			c.rep.Errf(ex.Pos, story.RuleEffect, "proposal %q execute: background: true requires invoke: to be set", n)
+			c.demoteChildProposal(mark)
 		}
 	}
 }

@@ -65,7 +65,9 @@ func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Stor
 		if im.Entry == "" && ch.StateAt(entry) == nil {
 			return // only the child's undeclared root: its own check reports it
 		}
-		c.rep.Errf(im.At("entry"), story.RuleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
+		// upstream's wording: the fold's wrapper state names the entry as
+		// its initial child (foldPlaces adds the importer's own prefix)
+		c.rep.Errf(im.At("entry"), story.RuleImports, "state %q: initial child %q does not exist (imports.%s: entry %q is not a top-level state of the child %s)", alias, entry, alias, entry, ch.File)
 	}
 }
 

@@ -230,7 +230,7 @@ func TestImportTreeTablesOncePerLoad(t *testing.T) {
 func TestImportChildRootReportedOnce(t *testing.T) {
 	for _, tc := range []struct{ entry, want string }{
 		{"", `kid/app.yaml:5:7: error: root: state "zz" is not declared in states`},
-		{", entry: nope", `app.yaml:3:31: error: imports.kid: entry "nope" is not a top-level state of the child`},
+		{", entry: nope", `app.yaml:3:31: error: state "kid": initial child "nope" does not exist (imports.kid: entry "nope" is not a top-level state of the child`},
 	} {
 		dir := t.TempDir()
 		write(t, dir, "app.yaml", "app: {id: p}\nimports:\n  kid: {source: ./kid"+tc.entry+"}\nroot: s\nintents: {go: {}}\nstates:\n  s:\n    on:\n      go: [{target: kid}]\n")
