@@ -1,8 +1,8 @@
 package lint
 
 // proposalsIgnored notes a finding in an imported child's proposals: block,
-// which upstream neither folds nor checks at any import depth (conformance
-// imported-proposals).
+// which upstream neither folds nor checks at any import depth
+// (TestImportedProposalsWarn; docs/compat/fold.md).
 const proposalsIgnored = "ignored in an imported child: upstream does not fold its proposals block"
 
 // demoteChildProposal turns what was reported since mark into warnings
