@@ -130,6 +130,8 @@ type fixtureLint struct {
 	// replay: the engine's own machine following the fixture's turns
 	// from a parallel configuration (lint_par_replay.go); nil: none
 	replay *parReplay
+	// turnDs: the findings before the turn being judged (turn's count too)
+	turnDs int
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -229,6 +231,7 @@ func (l *fixtureLint) turns() {
 		l.world = l.startWorld()
 	}
 	for _, t := range fx.Turns {
+		l.turnDs = len(l.ds)
 		l.turn(t)
 		l.rejected(t)
 	}

@@ -52,6 +52,10 @@ type parReplay struct {
 	from string
 	// turns counts the turns it followed
 	turns int
+	// owns: the lint lost where the fixture rests, and the run alone
+	// follows the turns (replayed); else it runs beside the lint's own
+	// walk, judging what that walk does not (replayBeside)
+	owns bool
 }
 
 // close ends the run (nil-safe).
@@ -61,16 +65,20 @@ func (p *parReplay) close() {
 	}
 }
 
-// endReplay ends the fixture's run of the engine, if any: where it
-// rests and what it holds are no longer known.
+// endReplay ends the fixture's run of the engine, if any: where a run
+// that owned the rest leaves the fixture, and what it holds, are no
+// longer known.
 func (l *fixtureLint) endReplay() {
 	if l.replay == nil {
 		return
 	}
+	owned := l.replay.owns
 	l.replay.close()
 	l.replay = nil
-	l.rest = rest{}
-	l.world.loseAll()
+	if owned {
+		l.rest = rest{}
+		l.world.loseAll()
+	}
 }
 
 // replayed follows t on the fixture's run of the engine, when there is
@@ -79,7 +87,7 @@ func (l *fixtureLint) endReplay() {
 // fixture is judged from there as resting where the lint does not know,
 // on a world it does not know.
 func (l *fixtureLint) replayed(t *Turn) bool {
-	if l.replay == nil {
+	if l.replay == nil || !l.replay.owns {
 		return false
 	}
 	if l.replayClock(t) {
@@ -114,8 +122,12 @@ func (l *fixtureLint) replayPre(r rest) *knownWorld {
 // (the one before t), and judges it; the run goes on for the turns after
 // while it is not ended.
 func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
-	if l.rest.at != nil || len(l.rest.leaves) > 0 || l.rest.exit != "" {
-		return // the hand model follows it
+	if l.replay != nil {
+		if !replayTurn(t) {
+			l.replay.close()
+			l.replay = nil
+		}
+		return
 	}
 	start, ok := l.replayStart(r)
 	if pre == nil || !ok || !replayTurn(t) || !certainWorld(pre) {
@@ -145,7 +157,26 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from)}
-	l.rest = rest{} // the run knows where the fixture rests, the lint no longer
+}
+
+// replayBeside fires t on the run beside the lint's walk, once the walk
+// judged t (warned: it found the fixture failing, and the run ends). The
+// run warns where the walk did not; where the walk lost the fixture's
+// rest, the run owns it from here (replayed).
+func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
+	rp := l.replay
+	if rp == nil || rp.owns {
+		return
+	}
+	if warned {
+		rp.close()
+		l.replay = nil
+		return
+	}
+	if l.rest.at == nil && len(l.rest.leaves) == 0 && l.rest.exit == "" {
+		rp.owns = true
+		l.rest = rest{} // the run knows where the fixture rests, the lint no longer
+	}
 	l.replayFire(t, false)
 }
 
