@@ -27,6 +27,14 @@ import (
 // upstream's, so a rejection it gives, or a state other than the turn's
 // expect_state, fails the fixture on both engines.
 //
+// The run starts at the first turn fired where the lint is certain of
+// both the rest and the world, and runs beside the lint's own walk
+// (replayBeside): a turn the walk warns at (turn's findings too) ends it
+// quietly, a turn the walk follows without a finding is fired on it as
+// well, and it warns where the walk did not (a templated slot, a guard
+// reading a slot, a stay at a state whose on_enter emits). Where the walk
+// loses the rest, the run owns it from there (replayed).
+//
 // Followed only where nothing the machine would do depends on what the
 // lint cannot give it: a story (folded, every state's effects and arms)
 // with no agent, background job, selection, nested or on_complete
