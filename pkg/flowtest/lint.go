@@ -321,6 +321,9 @@ type storyIndex struct {
 	invoked map[string]bool
 	// invokes: each invoke: as written, before bound (fixtureCalls)
 	invokes map[string]bool
+	// jobCalls, foreground: the bound names invoked by a background
+	// effect, and by any other (lint_par_replay.go's replayHosts)
+	jobCalls, foreground map[string]bool
 	// world is the declared world keys, by the name a fixture sets them
 	// (folded: a child's k is kid__k)
 	world map[string]*story.WorldVar
@@ -405,7 +408,7 @@ func indexFolded(st *story.Story) *storyIndex {
 }
 
 func indexStory(st *story.Story) *storyIndex {
-	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, invokes: map[string]bool{}, world: map[string]*story.WorldVar{},
+	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, invokes: map[string]bool{}, jobCalls: map[string]bool{}, foreground: map[string]bool{}, world: map[string]*story.WorldVar{},
 		byPath: map[string]*story.State{}, decls: map[string][]*story.Intent{}, taken: map[string]bool{},
 		aliases: map[string][]string{}, aliasAt: map[string]map[string]string{}, story: st, source: st}
 	for _, w := range st.World {
@@ -428,6 +431,11 @@ func indexStory(st *story.Story) *storyIndex {
 			}
 			if e.Invoke != "" {
 				ix.invoked[ix.bound(e.Invoke)] = true // iface.<name>.<op> is dispatched as <binding>.<op>
+				if e.Background() {
+					ix.jobCalls[ix.bound(e.Invoke)] = true
+				} else {
+					ix.foreground[ix.bound(e.Invoke)] = true
+				}
 				ix.invokes[e.Invoke] = true
 			}
 			ix.background = ix.background || e.Background()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
@@ -37,12 +36,16 @@ import (
 //
 // Followed only where nothing the machine would do depends on what the
 // lint cannot give it: a story (folded, every state's effects and arms)
-// with no agent, background job, selection, nested or on_complete
-// effects, effect target, once: call (the run, started mid-fixture, has
-// not made the calls before it), {{ }} target, initial:, on_error or
-// event name, nor a decider: human gate, whose calls the fixture answers
-// without side effects (replayHosts: its host_handlers, on the
-// orchestrator path; none is dispatched on the legacy path); a world
+// with no agent, selection or nested effects, effect target, once: call
+// (the run, started mid-fixture, has not made the calls before it), {{ }}
+// target, initial:, on_error or event name, nor a decider: human gate,
+// and no on_complete but a background job's of such effects and literal
+// targets, whose calls the fixture answers without side effects
+// (replayHosts: its host_handlers, on the orchestrator path, a job's
+// after a delay, so that it lands only in an advance_clock, never racing
+// the next turn, and no other call's; none is dispatched on the legacy
+// path); no job out when the run starts; the ids jobs get, and what
+// holds them, left unknown (replayWorld); a world
 // every key of which is certain; a start on a plain leaf, or on a
 // configuration with one leaf in each region printed as the engines
 // print it, on the one-shot path; turns that fire an intent (its slots
@@ -99,8 +102,12 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 		return false
 	}
 	if l.replayClock(t) {
+		if l.ix.background && (t.AdvanceClock < 0 || l.replay.sess.AdvanceClock(context.Background(), t.AdvanceClock) != nil) {
+			l.endReplay()
+			return true
+		}
 		if t.ExpectState != nil && *t.ExpectState != l.replay.sess.State() && l.ix.hasState(*t.ExpectState) {
-			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock, on a story with no timeout: or background job, and the fixture rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock, on a story with no timeout:, and the fixture rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
 				t.Index, *t.ExpectState, l.replay.sess.State(), l.replayHow(), l.replay.sess.State())
 			l.endReplay()
 		}
@@ -138,6 +145,9 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	start, ok := l.replayStart(r)
+	if len(l.jobs) > 0 || l.jobsLost {
+		return // a job started before the run would land unseen by it
+	}
 	if pre == nil || !ok || !replayTurn(t) || !certainWorld(pre) {
 		return
 	}
@@ -151,7 +161,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		Options:    engine.Options{World: world, NoSnapshot: true, NoAgentHandlers: true},
 		Hosts:      reg,
 		StartState: start, StartFlat: true, UnarmedStart: true,
-		Clock: engine.NewVirtualClock(time.Time{}), MachineOnly: !l.fx.Orchestrated(),
+		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(),
 	}
 	sess, err := engine.Start(context.Background(), m, o)
 	if err != nil {
@@ -196,6 +206,11 @@ func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
 func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	rp := l.replay
 	before := rp.sess.State()
+	if err := rp.sess.Land(context.Background()); err != nil {
+		l.endReplay()
+		return
+	}
+	before = rp.sess.State()
 	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
 	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
 	rp.turns++
@@ -234,6 +249,19 @@ func (l *fixtureLint) replayWorld() {
 		vals[k] = jsonvalue.Normalize(v)
 	}
 	l.world.vals, l.world.dirty, l.world.lost = vals, map[string]bool{}, false
+	if !l.ix.background {
+		return
+	}
+	// a job's id is a new random one on each upstream run, and so is
+	// what holds one (last_job_id, a job_id bind, a copy) and the inbox
+	l.world.dirty[story.WorldLastJobID], l.world.dirty[story.WorldInbox] = true, true
+	for _, j := range l.replay.sess.Jobs() {
+		for k, v := range vals {
+			if j.ID != "" && strings.Contains(fmt.Sprint(v), j.ID) {
+				l.world.dirty[k] = true
+			}
+		}
+	}
 }
 
 // replayHow says, for a message, how the run followed the fixture.
@@ -260,8 +288,8 @@ func replayTurn(t *Turn) bool {
 }
 
 // replayClock reports whether t only advances the clock on a story where
-// that moves nothing (no state has a timeout:, and replayShape admits no
-// background job): the run goes on past it, judging its expect_state.
+// no state has a timeout: the run goes on past it (landing, on a story
+// with background jobs, those due by then), judging its expect_state.
 func (l *fixtureLint) replayClock(t *Turn) bool {
 	if t.Intent != nil || t.HasInput || !t.HasAdvance || len(t.WorldOverride) > 0 || t.ExpectError != nil {
 		return false
@@ -323,7 +351,7 @@ func (l *fixtureLint) replayable() bool {
 // replayArm, no templated initial:, and no once: call (a run started
 // mid-fixture has not made the calls before it).
 func (ix *storyIndex) replayShape() bool {
-	if ix.unfolded || ix.background {
+	if ix.unfolded {
 		return false
 	}
 	for _, s := range ix.byPath {
@@ -356,15 +384,25 @@ func (l *fixtureLint) replayHosts() (*host.Registry, bool) {
 	}
 	reg := host.NewRegistry()
 	for _, st := range fx.HostHandlers {
-		if st.Delay != 0 || st.DelayErr != "" || st.RequestClarification != "" {
+		if st.DelayErr != "" || st.RequestClarification != "" {
 			return nil, false
 		}
 		reg.Register(st.Name, st.Handler())
+	}
+	delayed := map[string]bool{}
+	for _, st := range fx.HostHandlers {
+		delayed[st.Name] = st.Delay > 0
 	}
 	for h := range l.ix.invoked {
 		_, served, _, ok := reg.Lookup(h)
 		if !ok || strings.HasPrefix(h, "host.agent.") && served != h {
 			return nil, false // an agent verb a stub serves by prefix goes to the agent layer
+		}
+		// a delayed foreground call may fail; a job answered at once
+		// races the next turn upstream (lint_jobs_land.go's raceLand):
+		// only jobs that land during an advance_clock are followed
+		if delayed[served] && l.ix.foreground[h] || l.ix.jobCalls[h] && !delayed[served] {
+			return nil, false
 		}
 	}
 	return reg, true
@@ -383,5 +421,15 @@ func replayArm(a *story.Transition) bool {
 // call that is not once: and whose on_error is literal (replayHosts
 // judges who answers it).
 func replayEffect(e *story.Effect) bool {
-	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && !e.Background() && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && e.Selection() == nil
+	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && len(e.Effects()) == 0 && e.Selection() == nil &&
+		(len(e.OnComplete()) == 0 || e.Background() && allEffects(e.OnComplete(), completeEffect))
+}
+
+// completeEffect is an effect of a background job's on_complete the run
+// follows: a replayEffect, or a literal target.
+func completeEffect(e *story.Effect) bool {
+	if e.Target() != "" && !story.IsTemplated(e.Target()) && len(e.OnComplete()) == 0 && !e.Background() {
+		return true
+	}
+	return replayEffect(e)
 }
