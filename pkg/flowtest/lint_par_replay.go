@@ -205,12 +205,12 @@ func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
 // (the run's first turn is judged by rejected, as any other).
 func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	rp := l.replay
-	before := rp.sess.State()
+	// a finished job lands between turns, as the rig lands it
 	if err := rp.sess.Land(context.Background()); err != nil {
 		l.endReplay()
 		return
 	}
-	before = rp.sess.State()
+	before := rp.sess.State()
 	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
 	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
 	rp.turns++
