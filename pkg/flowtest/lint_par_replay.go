@@ -102,15 +102,7 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 		return false
 	}
 	if l.replayClock(t) {
-		if l.ix.background && (t.AdvanceClock < 0 || l.replay.sess.AdvanceClock(context.Background(), t.AdvanceClock) != nil) {
-			l.endReplay()
-			return true
-		}
-		if t.ExpectState != nil && *t.ExpectState != l.replay.sess.State() && l.ix.hasState(*t.ExpectState) {
-			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock, on a story with no timeout:, and the fixture rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-				t.Index, *t.ExpectState, l.replay.sess.State(), l.replayHow(), l.replay.sess.State())
-			l.endReplay()
-		}
+		l.replayAdvance(t)
 		return true
 	}
 	if !replayTurn(t) {
@@ -119,6 +111,25 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 	}
 	l.replayFire(t, true)
 	return true
+}
+
+// replayAdvance moves the run's clock by t's advance_clock, landing the
+// jobs due by then, and judges t's expect_state there; the known world
+// becomes the machine's.
+func (l *fixtureLint) replayAdvance(t *Turn) {
+	rp := l.replay
+	if l.ix.background && (t.AdvanceClock < 0 || rp.sess.AdvanceClock(context.Background(), t.AdvanceClock) != nil) {
+		l.endReplay()
+		return
+	}
+	rp.turns++
+	if t.ExpectState != nil && *t.ExpectState != rp.sess.State() && l.ix.hasState(*t.ExpectState) {
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock, on a story with no timeout:, and the fixture rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, *t.ExpectState, rp.sess.State(), l.replayHow(), rp.sess.State())
+		l.endReplay()
+		return
+	}
+	l.replayWorld()
 }
 
 // replayPre is the world before a turn fired at r that startReplay may
@@ -138,7 +149,7 @@ func (l *fixtureLint) replayPre(r rest) *knownWorld {
 // while it is not ended.
 func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if l.replay != nil {
-		if !replayTurn(t) {
+		if !replayTurn(t) && !l.replayClock(t) {
 			l.replay.close()
 			l.replay = nil
 		}
@@ -194,6 +205,10 @@ func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
 	if l.rest.at == nil && len(l.rest.leaves) == 0 && l.rest.exit == "" {
 		rp.owns = true
 		l.rest = rest{} // the run knows where the fixture rests, the lint no longer
+	}
+	if t.Intent == nil {
+		l.replayAdvance(t) // a clock turn (startReplay kept the run for no other)
+		return
 	}
 	l.replayFire(t, false)
 }

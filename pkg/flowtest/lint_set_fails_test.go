@@ -72,8 +72,8 @@ func TestLintSetFailsNeighbours(t *testing.T) {
 // by its one hop out of the parallel state (h: fin). A later turn from
 // the flat path (i, j) is followed on the engine's own machine, run
 // beside the walk (lint_par_replay.go; the story's job is answered after
-// a delay, so it lands only in an advance); a job's target in a region
-// (l) is not followed.
+// a delay, so it lands only in an advance), and so is the advance
+// whose landing targets a region leaf (l: dropped, j5 stays).
 func TestLintSetFailsRegion(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-set-fails-region", map[string]string{
 		"a_arm_a1.yaml":       "",
@@ -87,7 +87,7 @@ func TestLintSetFailsRegion(t *testing.T) {
 		"i_then_look.yaml":    `turns[1].expect_state: "p.ra.a1", but the turn's intent "look", fired at "p.ra.a1", rests at "p.ra.a2" on the engine's own machine`,
 		"j_then_look_r1.yaml": `turns[1].expect_state: "r1", but the turn's intent "look", fired at "p.ra.a1", rests at "p.ra.a2" on the engine's own machine`,
 		"k_job_stays.yaml":    "",
-		"l_job_a1.yaml":       unwarned,
+		"l_job_a1.yaml":       `turns[1].expect_state: "p.ra.a1", but the turn only advances the clock, on a story with no timeout:, and the fixture rests at "j5" on the engine's own machine`,
 	}, ruleWorldKnown, ruleRejected, ruleWrongState)
 }
 
