@@ -369,12 +369,17 @@ func (ix *storyIndex) replayShape() bool {
 	if ix.unfolded {
 		return false
 	}
+	plain := ix.plainViews()
+	jobs := func(e *story.Effect) bool {
+		return len(e.OnComplete()) == 0 || ix.completeEffects(e.OnComplete(), plain)
+	}
 	for _, s := range ix.byPath {
-		if s.Decider() == "human" || story.IsTemplated(s.Initial()) || !allEffects(s.OnEnter, replayEffect) || !allEffects(s.OnExit(), replayEffect) {
+		if s.Decider() == "human" || story.IsTemplated(s.Initial()) || !allEffects(s.OnEnter, replayEffect) || !allEffects(s.OnExit(), replayEffect) ||
+			!allEffects(s.OnEnter, jobs) || !allEffects(s.OnExit(), jobs) {
 			return false
 		}
 		for _, on := range s.On {
-			if slices.ContainsFunc(on.Arms, func(a *story.Transition) bool { return a != nil && !replayArm(a) }) {
+			if slices.ContainsFunc(on.Arms, func(a *story.Transition) bool { return a != nil && (!replayArm(a) || !allEffects(a.Effects, jobs)) }) {
 				return false
 			}
 		}
@@ -437,14 +442,30 @@ func replayArm(a *story.Transition) bool {
 // judges who answers it).
 func replayEffect(e *story.Effect) bool {
 	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && len(e.Effects()) == 0 && e.Selection() == nil &&
-		(len(e.OnComplete()) == 0 || e.Background() && allEffects(e.OnComplete(), completeEffect))
+		(len(e.OnComplete()) == 0 || e.Background())
 }
 
-// completeEffect is an effect of a background job's on_complete the run
-// follows: a replayEffect, or a literal target.
-func completeEffect(e *story.Effect) bool {
-	if e.Target() != "" && !story.IsTemplated(e.Target()) && len(e.OnComplete()) == 0 && !e.Background() {
-		return true
+// completeEffects reports whether a background job's on_complete is one
+// the run follows: sets, increments and says, and literal targets when
+// no state's view can fail to render (the run renders none; upstream
+// drops a chain whose landing's view fails: conformance
+// landing-self-view-fails job2).
+func (ix *storyIndex) completeEffects(effs []*story.Effect, plainViews bool) bool {
+	return allEffects(effs, func(e *story.Effect) bool {
+		if e.Target() != "" {
+			return plainViews && !story.IsTemplated(e.Target()) && e.Invoke == "" && e.EmitIntent() == "" && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && !e.Background()
+		}
+		return plainEffect(e)
+	})
+}
+
+// plainViews reports whether no state's view can fail to render: each
+// is absent or a template with no {{ }} or {% %}.
+func (ix *storyIndex) plainViews() bool {
+	for _, s := range ix.byPath {
+		if v := s.View; v != nil && (v.Kind != "template" || strings.Contains(v.Template, "{{") || strings.Contains(v.Template, "{%")) {
+			return false
+		}
 	}
-	return replayEffect(e)
+	return true
 }
