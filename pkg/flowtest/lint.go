@@ -130,6 +130,8 @@ type fixtureLint struct {
 	// replay: the engine's own machine following the fixture's turns
 	// from a parallel configuration (lint_par_replay.go); nil: none
 	replay *parReplay
+	// turnDs: the findings before the turn being judged (turn's count too)
+	turnDs int
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -229,6 +231,7 @@ func (l *fixtureLint) turns() {
 		l.world = l.startWorld()
 	}
 	for _, t := range fx.Turns {
+		l.turnDs = len(l.ds)
 		l.turn(t)
 		l.rejected(t)
 	}
@@ -318,6 +321,9 @@ type storyIndex struct {
 	invoked map[string]bool
 	// invokes: each invoke: as written, before bound (fixtureCalls)
 	invokes map[string]bool
+	// jobCalls, foreground: the bound names invoked by a background
+	// effect, and by any other (lint_par_replay.go's replayHosts)
+	jobCalls, foreground map[string]bool
 	// world is the declared world keys, by the name a fixture sets them
 	// (folded: a child's k is kid__k)
 	world map[string]*story.WorldVar
@@ -402,7 +408,7 @@ func indexFolded(st *story.Story) *storyIndex {
 }
 
 func indexStory(st *story.Story) *storyIndex {
-	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, invokes: map[string]bool{}, world: map[string]*story.WorldVar{},
+	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, invokes: map[string]bool{}, jobCalls: map[string]bool{}, foreground: map[string]bool{}, world: map[string]*story.WorldVar{},
 		byPath: map[string]*story.State{}, decls: map[string][]*story.Intent{}, taken: map[string]bool{},
 		aliases: map[string][]string{}, aliasAt: map[string]map[string]string{}, story: st, source: st}
 	for _, w := range st.World {
@@ -425,6 +431,11 @@ func indexStory(st *story.Story) *storyIndex {
 			}
 			if e.Invoke != "" {
 				ix.invoked[ix.bound(e.Invoke)] = true // iface.<name>.<op> is dispatched as <binding>.<op>
+				if e.Background() {
+					ix.jobCalls[ix.bound(e.Invoke)] = true
+				} else {
+					ix.foreground[ix.bound(e.Invoke)] = true
+				}
 				ix.invokes[e.Invoke] = true
 			}
 			ix.background = ix.background || e.Background()

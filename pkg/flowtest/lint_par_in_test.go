@@ -53,6 +53,19 @@ func TestLintParClarify(t *testing.T) {
 	}, ruleRejected, ruleWrongState)
 }
 
+// TestLintParClarifyGuard: a turn that leaves out a required slot is
+// clarified (orchestrator) or refused MISSING_SLOTS (legacy) before the
+// guard of the leaf arm it reaches is evaluated: a false guard fails only
+// the turn that sends the slot (conformance lint-par-clarify-guard).
+func TestLintParClarifyGuard(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-clarify-guard", map[string]string{
+		"a_clarify_stays.yaml":         "",
+		"b_null_slot_stays.yaml":       "",
+		"c_slot_sent_guard_fails.yaml": `the turn is rejected GUARD_FAILED on both engines`,
+		"d_legacy_missing.yaml":        `intent "tick" leaves out its required slot "v" (absent or null): on this legacy-path fixture the turn is rejected MISSING_SLOTS`,
+	}, ruleRejected, ruleWrongState)
+}
+
 // TestLintParGuard: inside a parallel state, an intent only it or an
 // ancestor takes is judged against its arms' guards on the world the
 // fixture certainly has; a region's move forgets only what effects

@@ -47,14 +47,17 @@ func (l *fixtureLint) parLeavesNotTaken(t *Turn, r rest) bool {
 // when: false on the world the fixture certainly has: both engines
 // reject it GUARD_FAILED (conformance lint-par-leaves: chill, day1's
 // world.cold arm false, after dry's took it once). Arms found first at
-// r.in or above are parGuard's. It reports whether it warned.
+// r.in or above are parGuard's. A turn that leaves out a slot the intent
+// requires is refused (legacy) or clarified (orchestrator) before any
+// guard, as parGuard's (gen write -kind storymut -seed 1005500, story
+// 007). It reports whether it warned.
 func (l *fixtureLint) parLeavesGuard(t *Turn, r rest) bool {
 	if r.in == nil || len(r.leaves) == 0 {
 		return false
 	}
 	name := l.parIntent(t)
-	if name == "" {
-		return false
+	if name == "" || l.leavesRequired(t, l.ix.decls[name]) {
+		return false // refused or clarified before any guard (conformance lint-par-clarify-guard)
 	}
 	fired, ok := l.firedLeaves(r)
 	if !ok {

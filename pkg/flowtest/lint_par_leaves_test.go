@@ -115,14 +115,15 @@ func TestLintParEmit(t *testing.T) {
 
 // TestLintParEmitGuard: a guarded receiver of a region's emit takes the
 // arm that holds on the world the turn has left so far; one whose arms
-// are all false stays (conformance lint-par-emit-guard).
+// are all false stays (conformance lint-par-emit-guard); e, whose guard
+// reads a slot, is judged on the engine's own machine (lint_par_replay.go).
 func TestLintParEmitGuard(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-par-emit-guard", map[string]string{
 		"a_false_then_default_wrong.yaml":  `and its emits move "p.rb" to "p.rb.b3" ("pev" of "p.rb.b1"), "p.rc" to "p.rc.c2" ("pev" of "p.rc.c1")`,
 		"b_false_then_default_passes.yaml": "",
 		"c_emitter_writes_passes.yaml":     "",
 		"d_emitter_writes_wrong.yaml":      `turns[1].expect_state: "p#p.ra.a2|p.rb.b3|p.rc.c1", but turns[1] "pingset"`,
-		"e_slot_guard_wrong.yaml":          unwarned,
+		"e_slot_guard_wrong.yaml":          `rests at "p#p.ra.a2|p.rb.b2|p.rc.c1" on the engine's own machine, run from "outside"`,
 		"f_world_set_wrong.yaml":           `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c1"`,
 	}, ruleRejected, ruleWrongState)
 }

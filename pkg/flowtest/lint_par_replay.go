@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
@@ -27,14 +26,26 @@ import (
 // upstream's, so a rejection it gives, or a state other than the turn's
 // expect_state, fails the fixture on both engines.
 //
+// The run starts at the first turn fired where the lint is certain of
+// both the rest and the world, and runs beside the lint's own walk
+// (replayBeside): a turn the walk warns at (turn's findings too) ends it
+// quietly, a turn the walk follows without a finding is fired on it as
+// well, and it warns where the walk did not (a templated slot, a guard
+// reading a slot, a stay at a state whose on_enter emits). Where the walk
+// loses the rest, the run owns it from there (replayed).
+//
 // Followed only where nothing the machine would do depends on what the
 // lint cannot give it: a story (folded, every state's effects and arms)
-// with no agent, background job, selection, nested or on_complete
-// effects, effect target, once: call (the run, started mid-fixture, has
-// not made the calls before it), {{ }} target, initial:, on_error or
-// event name, nor a decider: human gate, whose calls the fixture answers
-// without side effects (replayHosts: its host_handlers, on the
-// orchestrator path; none is dispatched on the legacy path); a world
+// with no agent, selection or nested effects, effect target, once: call
+// (the run, started mid-fixture, has not made the calls before it), {{ }}
+// target, initial:, on_error or event name, nor a decider: human gate,
+// and no on_complete but a background job's of such effects and literal
+// targets, whose calls the fixture answers without side effects
+// (replayHosts: its host_handlers, on the orchestrator path, a job's
+// after a delay, so that it lands only in an advance_clock, never racing
+// the next turn, and no other call's; none is dispatched on the legacy
+// path); no job out when the run starts; the ids jobs get, and what
+// holds them, left unknown (replayWorld); a world
 // every key of which is certain; a start on a plain leaf, or on a
 // configuration with one leaf in each region printed as the engines
 // print it, on the one-shot path; turns that fire an intent (its slots
@@ -52,6 +63,10 @@ type parReplay struct {
 	from string
 	// turns counts the turns it followed
 	turns int
+	// owns: the lint lost where the fixture rests, and the run alone
+	// follows the turns (replayed); else it runs beside the lint's own
+	// walk, judging what that walk does not (replayBeside)
+	owns bool
 }
 
 // close ends the run (nil-safe).
@@ -61,16 +76,20 @@ func (p *parReplay) close() {
 	}
 }
 
-// endReplay ends the fixture's run of the engine, if any: where it
-// rests and what it holds are no longer known.
+// endReplay ends the fixture's run of the engine, if any: where a run
+// that owned the rest leaves the fixture, and what it holds, are no
+// longer known.
 func (l *fixtureLint) endReplay() {
 	if l.replay == nil {
 		return
 	}
+	owned := l.replay.owns
 	l.replay.close()
 	l.replay = nil
-	l.rest = rest{}
-	l.world.loseAll()
+	if owned {
+		l.rest = rest{}
+		l.world.loseAll()
+	}
 }
 
 // replayed follows t on the fixture's run of the engine, when there is
@@ -79,15 +98,11 @@ func (l *fixtureLint) endReplay() {
 // fixture is judged from there as resting where the lint does not know,
 // on a world it does not know.
 func (l *fixtureLint) replayed(t *Turn) bool {
-	if l.replay == nil {
+	if l.replay == nil || !l.replay.owns {
 		return false
 	}
 	if l.replayClock(t) {
-		if t.ExpectState != nil && *t.ExpectState != l.replay.sess.State() && l.ix.hasState(*t.ExpectState) {
-			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock, on a story with no timeout: or background job, and the fixture rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-				t.Index, *t.ExpectState, l.replay.sess.State(), l.replayHow(), l.replay.sess.State())
-			l.endReplay()
-		}
+		l.replayAdvance(t)
 		return true
 	}
 	if !replayTurn(t) {
@@ -96,6 +111,25 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 	}
 	l.replayFire(t, true)
 	return true
+}
+
+// replayAdvance moves the run's clock by t's advance_clock, landing the
+// jobs due by then, and judges t's expect_state there; the known world
+// becomes the machine's.
+func (l *fixtureLint) replayAdvance(t *Turn) {
+	rp := l.replay
+	if l.ix.background && (t.AdvanceClock < 0 || rp.sess.AdvanceClock(context.Background(), t.AdvanceClock) != nil) {
+		l.endReplay()
+		return
+	}
+	rp.turns++
+	if t.ExpectState != nil && *t.ExpectState != rp.sess.State() && l.ix.hasState(*t.ExpectState) {
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock, on a story with no timeout:, and the fixture rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, *t.ExpectState, rp.sess.State(), l.replayHow(), rp.sess.State())
+		l.endReplay()
+		return
+	}
+	l.replayWorld()
 }
 
 // replayPre is the world before a turn fired at r that startReplay may
@@ -114,10 +148,17 @@ func (l *fixtureLint) replayPre(r rest) *knownWorld {
 // (the one before t), and judges it; the run goes on for the turns after
 // while it is not ended.
 func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
-	if l.rest.at != nil || len(l.rest.leaves) > 0 || l.rest.exit != "" {
-		return // the hand model follows it
+	if l.replay != nil {
+		if !replayTurn(t) && !l.replayClock(t) {
+			l.replay.close()
+			l.replay = nil
+		}
+		return
 	}
 	start, ok := l.replayStart(r)
+	if len(l.jobs) > 0 || l.jobsLost {
+		return // a job started before the run would land unseen by it
+	}
 	if pre == nil || !ok || !replayTurn(t) || !certainWorld(pre) {
 		return
 	}
@@ -131,7 +172,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		Options:    engine.Options{World: world, NoSnapshot: true, NoAgentHandlers: true},
 		Hosts:      reg,
 		StartState: start, StartFlat: true, UnarmedStart: true,
-		Clock: engine.NewVirtualClock(time.Time{}), MachineOnly: !l.fx.Orchestrated(),
+		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(),
 	}
 	sess, err := engine.Start(context.Background(), m, o)
 	if err != nil {
@@ -145,7 +186,30 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from)}
-	l.rest = rest{} // the run knows where the fixture rests, the lint no longer
+}
+
+// replayBeside fires t on the run beside the lint's walk, once the walk
+// judged t (warned: it found the fixture failing, and the run ends). The
+// run warns where the walk did not; where the walk lost the fixture's
+// rest, the run owns it from here (replayed).
+func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
+	rp := l.replay
+	if rp == nil || rp.owns {
+		return
+	}
+	if warned {
+		rp.close()
+		l.replay = nil
+		return
+	}
+	if l.rest.at == nil && len(l.rest.leaves) == 0 && l.rest.exit == "" {
+		rp.owns = true
+		l.rest = rest{} // the run knows where the fixture rests, the lint no longer
+	}
+	if t.Intent == nil {
+		l.replayAdvance(t) // a clock turn (startReplay kept the run for no other)
+		return
+	}
 	l.replayFire(t, false)
 }
 
@@ -156,6 +220,11 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 // (the run's first turn is judged by rejected, as any other).
 func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	rp := l.replay
+	// a finished job lands between turns, as the rig lands it
+	if err := rp.sess.Land(context.Background()); err != nil {
+		l.endReplay()
+		return
+	}
 	before := rp.sess.State()
 	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
 	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
@@ -195,6 +264,19 @@ func (l *fixtureLint) replayWorld() {
 		vals[k] = jsonvalue.Normalize(v)
 	}
 	l.world.vals, l.world.dirty, l.world.lost = vals, map[string]bool{}, false
+	if !l.ix.background {
+		return
+	}
+	// a job's id is a new random one on each upstream run, and so is
+	// what holds one (last_job_id, a job_id bind, a copy) and the inbox
+	l.world.dirty[story.WorldLastJobID], l.world.dirty[story.WorldInbox] = true, true
+	for _, j := range l.replay.sess.Jobs() {
+		for k, v := range vals {
+			if j.ID != "" && strings.Contains(fmt.Sprint(v), j.ID) {
+				l.world.dirty[k] = true
+			}
+		}
+	}
 }
 
 // replayHow says, for a message, how the run followed the fixture.
@@ -221,8 +303,8 @@ func replayTurn(t *Turn) bool {
 }
 
 // replayClock reports whether t only advances the clock on a story where
-// that moves nothing (no state has a timeout:, and replayShape admits no
-// background job): the run goes on past it, judging its expect_state.
+// no state has a timeout: the run goes on past it (landing, on a story
+// with background jobs, those due by then), judging its expect_state.
 func (l *fixtureLint) replayClock(t *Turn) bool {
 	if t.Intent != nil || t.HasInput || !t.HasAdvance || len(t.WorldOverride) > 0 || t.ExpectError != nil {
 		return false
@@ -284,15 +366,20 @@ func (l *fixtureLint) replayable() bool {
 // replayArm, no templated initial:, and no once: call (a run started
 // mid-fixture has not made the calls before it).
 func (ix *storyIndex) replayShape() bool {
-	if ix.unfolded || ix.background {
+	if ix.unfolded {
 		return false
 	}
+	plain := ix.plainViews()
+	jobs := func(e *story.Effect) bool {
+		return len(e.OnComplete()) == 0 || ix.completeEffects(e.OnComplete(), plain)
+	}
 	for _, s := range ix.byPath {
-		if s.Decider() == "human" || story.IsTemplated(s.Initial()) || !allEffects(s.OnEnter, replayEffect) || !allEffects(s.OnExit(), replayEffect) {
+		if s.Decider() == "human" || story.IsTemplated(s.Initial()) || !allEffects(s.OnEnter, replayEffect) || !allEffects(s.OnExit(), replayEffect) ||
+			!allEffects(s.OnEnter, jobs) || !allEffects(s.OnExit(), jobs) {
 			return false
 		}
 		for _, on := range s.On {
-			if slices.ContainsFunc(on.Arms, func(a *story.Transition) bool { return a != nil && !replayArm(a) }) {
+			if slices.ContainsFunc(on.Arms, func(a *story.Transition) bool { return a != nil && (!replayArm(a) || !allEffects(a.Effects, jobs)) }) {
 				return false
 			}
 		}
@@ -317,15 +404,25 @@ func (l *fixtureLint) replayHosts() (*host.Registry, bool) {
 	}
 	reg := host.NewRegistry()
 	for _, st := range fx.HostHandlers {
-		if st.Delay != 0 || st.DelayErr != "" || st.RequestClarification != "" {
+		if st.DelayErr != "" || st.RequestClarification != "" {
 			return nil, false
 		}
 		reg.Register(st.Name, st.Handler())
+	}
+	delayed := map[string]bool{}
+	for _, st := range fx.HostHandlers {
+		delayed[st.Name] = st.Delay > 0
 	}
 	for h := range l.ix.invoked {
 		_, served, _, ok := reg.Lookup(h)
 		if !ok || strings.HasPrefix(h, "host.agent.") && served != h {
 			return nil, false // an agent verb a stub serves by prefix goes to the agent layer
+		}
+		// a delayed foreground call may fail; a job answered at once
+		// races the next turn upstream (lint_jobs_land.go's raceLand):
+		// only jobs that land during an advance_clock are followed
+		if delayed[served] && l.ix.foreground[h] || l.ix.jobCalls[h] && !delayed[served] {
+			return nil, false
 		}
 	}
 	return reg, true
@@ -344,5 +441,31 @@ func replayArm(a *story.Transition) bool {
 // call that is not once: and whose on_error is literal (replayHosts
 // judges who answers it).
 func replayEffect(e *story.Effect) bool {
-	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && !e.Background() && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && e.Selection() == nil
+	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && len(e.Effects()) == 0 && e.Selection() == nil &&
+		(len(e.OnComplete()) == 0 || e.Background())
+}
+
+// completeEffects reports whether a background job's on_complete is one
+// the run follows: sets, increments and says, and literal targets when
+// no state's view can fail to render (the run renders none; upstream
+// drops a chain whose landing's view fails: conformance
+// landing-self-view-fails job2).
+func (ix *storyIndex) completeEffects(effs []*story.Effect, plainViews bool) bool {
+	return allEffects(effs, func(e *story.Effect) bool {
+		if e.Target() != "" {
+			return plainViews && !story.IsTemplated(e.Target()) && e.Invoke == "" && e.EmitIntent() == "" && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && !e.Background()
+		}
+		return plainEffect(e)
+	})
+}
+
+// plainViews reports whether no state's view can fail to render: each
+// is absent or a template with no {{ }} or {% %}.
+func (ix *storyIndex) plainViews() bool {
+	for _, s := range ix.byPath {
+		if v := s.View; v != nil && (v.Kind != "template" || strings.Contains(v.Template, "{{") || strings.Contains(v.Template, "{%")) {
+			return false
+		}
+	}
+	return true
 }

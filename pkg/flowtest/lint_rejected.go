@@ -39,8 +39,8 @@ func (l *fixtureLint) rejected(t *Turn) {
 	l.landBetween(t)
 	l.walked, l.advanced = false, false
 	r := l.restAt(t)
-	pre := l.replayPre(r)   // the world before the turn, for startReplay
-	jr := l.firstRest(t, r) // judged there, not followed from there
+	l.startReplay(t, r, l.replayPre(r)) // the engine's machine beside the walk (lint_par_replay.go)
+	jr := l.firstRest(t, r)             // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
 	if jr.at == nil && jr.exit == "" && !warned {
 		warned = l.rejectedUnplain(t, r)
@@ -60,9 +60,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 			}
 		}
 	}
-	if !warned && len(l.ds) == n {
-		l.startReplay(t, r, pre)
-	}
+	l.replayBeside(t, warned || len(l.ds) > l.turnDs)
 	l.rest.from = diag.Clip(l.rest.from, maxFrom)
 	l.noteJobs(l.stepped)
 	if l.ix.background && !l.walked {

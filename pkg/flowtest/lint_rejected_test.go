@@ -43,6 +43,9 @@ states:
 // intent or the slot value, naming the code and the fix; the same turns
 // expecting the rejection, a fine slot value, and a missing slot on the
 // orchestrator path (a clarification there, which fails nothing) are not.
+// A slot a {{ }} template fills is judged on the engine's own machine,
+// run beside the walk from the first turn (lint_par_replay.go; probed:
+// {{ world.c }}, unset, is rejected INVALID_SLOT_VALUE upstream).
 func TestLintRejected(t *testing.T) {
 	fx := `test_kind: flow
 initial_state: lobby
@@ -91,6 +94,7 @@ turns:
 		{6, 20, `turns[2]: intent "need" leaves out its required slot "who"`},
 		{7, 20, `intent "orphan" is declared, but no state of the story takes it`},
 		{11, 20, `turns[6]: intent "pick" is not taken at "done", where turns[5].expect_state rests (it and its ancestors take: none)`},
+		{30, 20, `turns[1]: intent "pick", fired at "lobby", is rejected INVALID_SLOT_VALUE by the engine's own machine`},
 		{36, 20, `turns[1]: intent "pick" is not taken at "done", where turns[0] "go" leads (its first arm, unguarded, moves "lobby" to "done") (it and its ancestors take: none)`},
 	}
 	if len(got) != len(want) {
@@ -321,8 +325,9 @@ turns:
 // An expect_state the turn certainly misses (from a known state, the
 // intent's first arm is unguarded and moves elsewhere) is warned at the
 // expect_state with the state it reaches; one it meets, one after a
-// guarded arm, a stay at a state whose on_enter emits (a pending emit may
-// be decided again there) and a state the story lacks are not.
+// guarded arm and a state the story lacks are not. A stay at a state whose
+// on_enter emits, which the walk leaves unjudged, is judged on the
+// engine's own machine (probed: the self-stay at hall rests at hall).
 func TestLintWrongState(t *testing.T) {
 	app := strings.Replace(rejectedApp, "  done: {terminal: true}\n", "  done: {terminal: true}\n  hall:\n    on_enter: [{emit_intent: back}]\n    on:\n      back: [{target: lobby}]\n      pick: [{target: .}]\n", 1)
 	app = strings.Replace(app, "  orphan: {}\n", "  orphan: {}\n  back: {}\n", 1)
@@ -367,7 +372,7 @@ turns:
 			got = append(got, d)
 		}
 	}
-	if len(got) != 1 || !hasDiag(got, diag.Warning, 7, 19, `turns[1].expect_state: "lobby", but the turn's intent "go", fired at "lobby" (where turns[0].expect_state rests), takes an unguarded first arm that moves it to "done": the assertion fails on both engines; expect_state: done`) {
+	if len(got) != 2 || !hasDiag(got, diag.Warning, 21, 19, `turns[0].expect_state: "lobby", but the turn's intent "pick", fired at "hall", rests at "hall" on the engine's own machine`) || !hasDiag(got, diag.Warning, 7, 19, `turns[1].expect_state: "lobby", but the turn's intent "go", fired at "lobby" (where turns[0].expect_state rests), takes an unguarded first arm that moves it to "done": the assertion fails on both engines; expect_state: done`) {
 		t.Fatalf("%v", got)
 	}
 }

@@ -70,8 +70,10 @@ func TestLintSetFailsNeighbours(t *testing.T) {
 // lint-set-fails-region): from an arm's call (b), a leaf in a compound
 // of the region (d), after a bind (f). A landing that renders goes on
 // by its one hop out of the parallel state (h: fin). A later turn from
-// the flat path (i, j) and a job's target in a region (l) are not
-// followed.
+// the flat path (i, j) is followed on the engine's own machine, run
+// beside the walk (lint_par_replay.go; the story's job is answered after
+// a delay, so it lands only in an advance), and so is the advance
+// whose landing targets a region leaf (l: dropped, j5 stays).
 func TestLintSetFailsRegion(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-set-fails-region", map[string]string{
 		"a_arm_a1.yaml":       "",
@@ -82,10 +84,10 @@ func TestLintSetFailsRegion(t *testing.T) {
 		"f_bind_fin.yaml":     `ends at "p.rb.b2"`,
 		"g_renders_fin.yaml":  "",
 		"h_renders_b3.yaml":   `ends at "fin" (a failing call's on_error redirects it)`,
-		"i_then_look.yaml":    unwarned,
-		"j_then_look_r1.yaml": unwarned,
+		"i_then_look.yaml":    `turns[1].expect_state: "p.ra.a1", but the turn's intent "look", fired at "p.ra.a1", rests at "p.ra.a2" on the engine's own machine`,
+		"j_then_look_r1.yaml": `turns[1].expect_state: "r1", but the turn's intent "look", fired at "p.ra.a1", rests at "p.ra.a2" on the engine's own machine`,
 		"k_job_stays.yaml":    "",
-		"l_job_a1.yaml":       unwarned,
+		"l_job_a1.yaml":       `turns[1].expect_state: "p.ra.a1", but the turn only advances the clock, on a story with no timeout:, and the fixture rests at "j5" on the engine's own machine`,
 	}, ruleWorldKnown, ruleRejected, ruleWrongState)
 }
 
@@ -93,7 +95,7 @@ func TestLintSetFailsRegion(t *testing.T) {
 // (conformance dropped-chain-world): a failing job chain leaves the world
 // as before it (b, k), a failing target's move leaves the chain's writes
 // (c, e), a swallowed on_error landing leaves the world it found (g, h,
-// m). The call's last_error (i) is not followed.
+// m). The call's last_error (i) is followed on the engine's own machine.
 func TestLintDroppedChainWorld(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/dropped-chain-world", map[string]string{
 		"a_job_y_before.yaml":   "",
@@ -104,7 +106,7 @@ func TestLintDroppedChainWorld(t *testing.T) {
 		"f_onerror_before.yaml": "",
 		"g_onerror_y.yaml":      `expect_world["y"]: "E", but`,
 		"h_onerror_z.yaml":      `certainly holds "Q"`,
-		"i_onerror_err.yaml":    unwarned,
+		"i_onerror_err.yaml":    `turns[0].expect_world["last_error"]: "", but after the turns before it and this one the fixture certainly holds "boom"`,
 		"j_job_later.yaml":      "",
 		"k_job_later_y.yaml":    `turns[2].expect_world["y"]: "Y"`,
 		"l_bind_kept.yaml":      "",
