@@ -12,7 +12,7 @@ import (
 // starts with into the names of the folded story, as upstream words it: it
 // checks the child once the fold has put it into its importer, so `state
 // "a" intent "go2" effects[1]:` reads `state "kid.a" intent "kid__go2"
-// effects[1]:` (conformance probes: hunt118). The position still names the
+// effects[1]:` (TestParsePlaceGolden, pkg/story/testdata/imported-place). The position still names the
 // child's own file and line; warnings, which are kitsoki's own, keep the
 // child's names. A child imported under more than one alias is named
 // under the first, as upstream's report names it first.
@@ -125,7 +125,7 @@ func liftedName(st *story.Story, name string) string {
 
 // foldedProviders is the providers: a provider reference in st resolves
 // against once folded: the top story's, as upstream's fold does not carry
-// a child's providers: up (probes hunt118 prov*: a child's agent naming
+// a child's providers: up (probed, TestProvidersResolveAtTheTop: a child's agent naming
 // its own provider is refused at load, one naming the top story's loads).
 func foldedProviders(st *story.Story) map[string]*story.Provider {
 	return foldedTop(st).Providers

@@ -19,7 +19,7 @@ var ruleExprType = &Rule{ID: "expr-type", Severity: diag.Warning, LintOnly: true
 
 // refusal is what expr refuses: the kinds a built-in's first argument (or
 // an operator's operand) cannot be, and what it takes instead. Probed with
-// expr-lang v1.17.8 on every kind (hunt119): each refused kind fails to
+// expr-lang v1.17.8 on every kind (probed): each refused kind fails to
 // evaluate, whatever the value.
 type refusal struct {
 	refused []string
@@ -54,10 +54,9 @@ var (
 )
 
 // checkExprTypes warns at a built-in or an operator a guard or a value
-// template applies to a world key of a kind it refuses (conformance
-// bare-neighbours' siblings in hunt119's matrix: keys(world.s) on a
-// string fails "cannot get keys from string" in every place a turn
-// evaluates it). Binary operators in guards are guard-type's.
+// template applies to a world key of a kind it refuses (probed on
+// both engines: keys(world.s) on a string fails "cannot get keys from
+// string" in every place a turn evaluates it). Binary operators in guards are guard-type's.
 func checkExprTypes(c *checker) {
 	kinds := certainKinds(c)
 	if len(kinds) == 0 {

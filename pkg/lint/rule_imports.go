@@ -317,7 +317,7 @@ func checkFoldSize(c *checker) {
 // the child does not declare the exit under its exits: either; the
 // child's own `@exit:n referenced but not declared in exits:` for it is
 // then dropped at the end of the load (covered): one mistake, one error,
-// where upstream reports only the import's (probe hunt123 p4). "" when
+// where upstream reports only the import's (probed; TestImportUndeclaredUnmappedExitOnce). "" when
 // the child declares it (or has no exits:, which the child's check leaves
 // to the importer).
 func undeclaredExitNote(c *checker, ch *story.Story, u exitUse) string {

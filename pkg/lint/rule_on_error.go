@@ -164,8 +164,7 @@ func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, k
 // and no spelling means the same to both there (a dotted one names the
 // importer's tree). Kitsoki climbs it from the region's leaf, one level
 // deeper than a region compound or an arc's state the call is declared on,
-// so there the chain stops short of this story's state (probe hunt116
-// pr/wrap2: the region p.ra's on_enter, "../../failed" from kid.p.ra.x
+// so there the chain stops short of this story's state (probed: the region p.ra's on_enter, "../../failed" from kid.p.ra.x
 // names kid.p.failed, and kitsoki stays in the parallel state).
 func (c *checker) importedParallelOnError(e *story.Effect, site effSite, target string, p *story.State) {
 	folded := strings.Repeat("../", strings.Count(site.State.Path, ".")+1) + target
