@@ -29,11 +29,11 @@ func checkImportExitFolded(c *checker, alias string, im *story.Import, ch *story
 			continue
 		}
 		path := strings.ReplaceAll(strings.TrimSpace(ex.To), "/", ".")
-		if inFolded(foldedTop(c.st), path, 0) {
+		if c.src.inFolded(foldedTop(c.st), path, 0) {
 			continue
 		}
 		fix := "name a state of the importing story's tree, or one of this story's by its folded path"
-		if sug := foldedSuggestion(c.st, path); sug != "" {
+		if sug := c.src.foldedSuggestion(c.st, path); sug != "" {
 			fix = fmt.Sprintf("did you mean `%s` (under this alias only)?", sug)
 		}
 		c.rep.Errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: target %q (resolved: %q) does not exist: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree, where the child's arms, timeouts and on_complete targets that take @exit:%s land; %s", alias, en, ex.To, path, en, fix)

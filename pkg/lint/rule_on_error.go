@@ -102,7 +102,7 @@ func (c *checker) onErrorWritten(e *story.Effect, site effSite) (target string, 
 		return "", true
 	}
 	if foldedAbsolute(c.st, target) { // rule_target_folded.go
-		if path := strings.ReplaceAll(target, "/", "."); !inFolded(foldedTop(c.st), path, 0) {
+		if path := strings.ReplaceAll(target, "/", "."); !c.src.inFolded(foldedTop(c.st), path, 0) {
 			from, maxClimb := c.onErrorFrom(site)
 			c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped; %s", site.String(), target, c.foldedFix(site.State, from, maxClimb, path))
 		}
@@ -194,7 +194,7 @@ func (c *checker) kitsokiParallelClimb(site effSite, target, folded string) stri
 	switch {
 	case lands == prefix+"."+target:
 		return fmt.Sprintf("kitsoki climbs from the region's leaf %q to this story's %q", leaf, target)
-	case inFolded(foldedTop(c.st), lands, 0):
+	case c.src.inFolded(foldedTop(c.st), lands, 0):
 		return fmt.Sprintf("kitsoki climbs from the region's leaf %q to %q, not this story's %q", leaf, lands, target)
 	}
 	return fmt.Sprintf("kitsoki climbs from the region's leaf %q to %q, which is not a state, so it drops the redirect and stays in the parallel state", leaf, lands)

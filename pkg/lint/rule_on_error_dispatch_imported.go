@@ -25,7 +25,7 @@ func (c *checker) importedDispatchClimb(e *story.Effect, site effSite, target st
 	}
 	prefix := foldedPrefix(c.st)
 	what := "names no state there: the redirect is dropped and the turn rests where the call was made"
-	if inFolded(foldedTop(c.st), l.lands, 0) {
+	if c.src.inFolded(foldedTop(c.st), l.lands, 0) {
 		what = "names the importing story's `" + l.lands + "`"
 		if strings.HasPrefix(l.lands, prefix+".") {
 			what = "names this story's `" + strings.TrimPrefix(l.lands, prefix+".") + "`"

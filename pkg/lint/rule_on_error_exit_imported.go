@@ -63,7 +63,7 @@ func (c *checker) importedExitClimb(e *story.Effect, site effSite, target string
 		return true
 	}
 	what := "names no state there: the redirect is dropped and the session rests on the exit"
-	if l.lands != "" && inFolded(foldedTop(c.st), l.lands, 0) {
+	if l.lands != "" && c.src.inFolded(foldedTop(c.st), l.lands, 0) {
 		what = "names the importing story's `" + l.lands + "`"
 	}
 	emit := fmt.Sprintf("emit_intent %q takes @exit:%s", l.emit, l.exit)

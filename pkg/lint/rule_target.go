@@ -81,7 +81,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 		return
 	}
 	if foldedAbsolute(c.st, target) { // rule_target_folded.go
-		if path := strings.ReplaceAll(strings.TrimSpace(target), "/", "."); !inFolded(foldedTop(c.st), path, 0) {
+		if path := strings.ReplaceAll(strings.TrimSpace(target), "/", "."); !c.src.inFolded(foldedTop(c.st), path, 0) {
 			msg := noSuchTarget(from, prefix, target, path)
 			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); %s", prefix, msg, c.foldedFix(from, from.Path, maxClimb, path))
 		}

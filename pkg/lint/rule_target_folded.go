@@ -31,15 +31,15 @@ func foldedTop(st *story.Story) *story.Story {
 // inFolded reports whether the dotted path names a state of st's tree
 // with its imports folded in, and phases: expanded at every level
 // (rule_target_folded_phases.go).
-func inFolded(st *story.Story, path string, depth int) bool {
+func (l *sources) inFolded(st *story.Story, path string, depth int) bool {
 	if st == nil || depth > 64 {
 		return false
 	}
-	return inFoldedAs(st, path, depth) || inFoldedAs(phasedView(st), path, depth)
+	return l.inFoldedAs(st, path, depth) || l.inFoldedAs(l.phasedView(st), path, depth)
 }
 
 // inFoldedAs is inFolded with st's states as they are.
-func inFoldedAs(st *story.Story, path string, depth int) bool {
+func (l *sources) inFoldedAs(st *story.Story, path string, depth int) bool {
 	if st == nil {
 		return false
 	}
@@ -54,7 +54,7 @@ func inFoldedAs(st *story.Story, path string, depth int) bool {
 	if !more {
 		return true // the wrapper itself
 	}
-	return inFolded(w.Import.Child, rest, depth+1)
+	return l.inFolded(w.Import.Child, rest, depth+1)
 }
 
 // foldedPrefix is the path st's own states have in the top story's folded
@@ -71,8 +71,8 @@ func foldedPrefix(st *story.Story) string {
 
 // foldedSuggestion is the folded spelling of a child's own dotted path
 // (grp.l1 → `kid.grp.l1`), "" when that names no state either.
-func foldedSuggestion(st *story.Story, path string) string {
-	if p := foldedPrefix(st); p != "" && inFolded(foldedTop(st), p+"."+path, 0) {
+func (l *sources) foldedSuggestion(st *story.Story, path string) string {
+	if p := foldedPrefix(st); p != "" && l.inFolded(foldedTop(st), p+"."+path, 0) {
 		return p + "." + path
 	}
 	return ""
@@ -130,7 +130,7 @@ func depthOf(s *story.State) int {
 func (c *checker) foldedFix(decl *story.State, from string, maxClimb int, path string) string {
 	if c.st.State(path) != nil {
 		fix := yamlnode.Meant(spelled(c.st, from, path, maxClimb))
-		if sug := foldedSuggestion(c.st, path); sug != "" && fix != yamlnode.Meant(sug) {
+		if sug := c.src.foldedSuggestion(c.st, path); sug != "" && fix != yamlnode.Meant(sug) {
 			fix += fmt.Sprintf(" (`%s` names it too, under this alias only)", sug)
 		}
 		return fix

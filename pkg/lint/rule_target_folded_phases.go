@@ -1,9 +1,6 @@
 package lint
 
-import (
-	"kitsoki/pkg/phases"
-	"kitsoki/pkg/story"
-)
+import "kitsoki/pkg/story"
 
 // phasedView is st with its phases: expanded, nil when st has none or
 // they do not expand (rule phases says why). An imported child's dotted
@@ -12,13 +9,13 @@ import (
 // hand-written ones (conformance import-phase-dotted-target); the import
 // chain holds each story as loaded, unexpanded, so inFolded looks there
 // too when the story as written has no such state.
-func phasedView(st *story.Story) *story.Story {
+// The copy is the load's one expansion of st (sources.expanded).
+func (l *sources) phasedView(st *story.Story) *story.Story {
 	if st == nil || st.Phases == nil {
 		return nil
 	}
-	exp, _, err := phases.Expanded(st)
-	if err != nil {
-		return nil
+	if x := l.expanded(st); x.err == nil {
+		return x.st
 	}
-	return exp
+	return nil
 }
