@@ -64,7 +64,7 @@ func chartSVG(r *Report) string {
 			fill = "#2a7"
 		}
 		px, py := x(cost), y(math.Max(0, math.Min(1, c.ComparatorPassRate)))
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="6" fill="%s" stroke="#175"><title>%s pass_rate=%.2f cost=%.6f</title></circle>`, px, py, fill, template.HTMLEscapeString(candidateLabel(c.Profile, c.Model, c.Effort)), c.ComparatorPassRate, cost)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="6" fill="%s" stroke="#175"><title>%s pass_rate=%.2f cost=%.6f</title></circle>`, px, py, fill, template.HTMLEscapeString(c.Label()), c.ComparatorPassRate, cost)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`, px+8, py-6, template.HTMLEscapeString(candidateLabel(c.Profile, c.Model, "")))
 	}
 	b.WriteString(`</svg>`)
