@@ -90,7 +90,7 @@ func TestEvalRunCassetteMissesProfile(t *testing.T) {
 	ds := filepath.Join(dir, "evals", "merge_judge_min.yaml")
 	cp := filepath.Join(dir, "cassette.yaml")
 	code, out, errOut := runCmd(t, "eval", "run", "--no-progress", "--cassette", cp, ds)
-	want := `WARN: matrix profile "local" is no agent_plugins alias of the app and no episode of ` + cp + ` answers handler agent.local or host.agent.decide: every call of it misses`
+	want := `WARN: ` + ds + `:6:21: matrix profile "local" is no agent_plugins alias of the app and no episode of ` + cp + ` answers handler agent.local or host.agent.decide: every call of it misses`
 	if code != 1 || !strings.Contains(errOut, want) || !strings.Contains(out, "decision: cheapest_passing -> no candidate passed") {
 		t.Errorf("eval run --cassette: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,10 +93,8 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			if cassette != "" {
 				v.ForCassette(cassette)
 			}
-			for _, w := range v.Warnings() {
-				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(w))
-			}
-			if err := requireValid(c.ErrOrStderr(), v); err != nil {
+			v.ForRun()
+			if err := requireValid(c.ErrOrStderr(), v, true); err != nil {
 				return err
 			}
 			// The operator's assembly, as kitsoki run resolves it.

@@ -31,6 +31,7 @@ func (v *Validation) ForCassette(path string) {
 			}
 			f.Message = diag.ClipMessage(fmt.Sprintf("matrix profile %q is no agent_plugins alias of the app and no episode of %s answers handler %s or %s: every call of it misses (add an episode with match: {handler: %s})",
 				p, path, alias, verb, alias))
+			f.blocksRun = false // the run goes on: every call of it fails
 		}
 		out = append(out, f)
 	}
@@ -51,4 +52,16 @@ func answersHandler(c *agent.Cassette, alias, handler string) bool {
 		}
 	}
 	return false
+}
+
+// ForRun makes the warnings eval run cannot go past errors of this run:
+// an empty matrix, a matrix profile nothing answers (after ForCassette,
+// one the cassette answers is no longer found). eval run then stops
+// before the matrix, each named at its place, as an invalid dataset.
+func (v *Validation) ForRun() {
+	for i := range v.Findings {
+		if v.Findings[i].blocksRun {
+			v.Findings[i].Severity = diag.Error
+		}
+	}
 }

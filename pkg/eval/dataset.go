@@ -116,6 +116,9 @@ type Finding struct {
 	// alias" warning: a --cassette run reaches such a profile as
 	// agent.<profile> when the cassette answers it (ForCassette).
 	cassetteProfile string
+	// blocksRun marks a warning eval run cannot go past: an empty matrix,
+	// a profile nothing answers (ForRun makes it an error of the run).
+	blocksRun bool
 }
 
 // Diagnostic renders f as a diag.Diagnostic of rule ruleEval ("eval").

@@ -44,7 +44,14 @@ func WriteDatasetText(w io.Writer, v *Validation, status string, latest *Report)
 			fmt.Fprintf(w, "selected: %s (%s)\n", cell(dec.selectedLabel()), cell(dec.Strategy))
 		}
 	}
-	for _, f := range v.Findings {
+	WriteFindings(w, v.Findings)
+}
+
+// WriteFindings writes each finding on a line of its own, as eval show,
+// run and merge print them: WARN or ERROR, the file and place, the
+// message.
+func WriteFindings(w io.Writer, fs []Finding) {
+	for _, f := range fs {
 		tag := "ERROR"
 		if f.Severity == diag.Warning {
 			tag = "WARN"
@@ -62,8 +69,30 @@ func WriteDatasetText(w io.Writer, v *Validation, status string, latest *Report)
 func WriteReportText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "eval: %s\ncall: %s\nstatus candidates: %d\n", cell(r.Eval), cell(r.Call), len(r.Candidates))
 	cands := capRows(r.Candidates)
+	first := map[string]*FailureSample{}
+	for i := range r.FailureSamples {
+		fs := &r.FailureSamples[i]
+		if k := candidateKey(fs.Profile, fs.Model, fs.Effort); first[k] == nil {
+			first[k] = fs
+		}
+	}
 	for _, c := range cands {
 		fmt.Fprintf(w, "- %s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cell(c.Label()), verdict(c.Pass), c.ComparatorPassRate, valueOr0(c.AvgCostUSD), valueOr0(c.P95LatencyMS))
+		if c.Pass {
+			continue
+		}
+		// Why it failed, without opening the report.
+		if c.Rejected != "" {
+			fmt.Fprintf(w, "  rejected: %s\n", cell(c.Rejected))
+		}
+		// upstream's samples name no effort
+		if fs := cmp.Or(first[c.Key()], first[candidateKey(c.Profile, c.Model, "")]); fs != nil {
+			rep := ""
+			if c.Repeat > 1 {
+				rep = fmt.Sprintf(" repeat %d", fs.Repeat)
+			}
+			fmt.Fprintf(w, "  first failure: example %s%s: %s\n", cell(fs.Example), rep, cell(fs.Reason))
+		}
 	}
 	writeMore(w, len(r.Candidates)-len(cands))
 	if d := r.Decision; d != nil {

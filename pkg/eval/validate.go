@@ -117,11 +117,27 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	checkTask(d, errf)
 	checkMatrix(d, errf, warnf)
 	checkSelection(d, errf)
-	if d.App == "" { // errors and no app: stop (C.3 step 3)
-		return v
+	if d.App != "" { // errors and no app: stop (C.3 step 3)
+		checkAgainstApp(v, loader, errf, warnf)
 	}
-	checkAgainstApp(v, loader, errf, warnf)
+	if len(d.Matrix.Profiles) == 0 {
+		v.Findings = append(v.Findings, Finding{Pos: d.PosOf("matrix"), Severity: diag.Warning, blocksRun: true,
+			Message: "matrix.profiles is empty: eval run has no candidate to measure; " + profilesHint(v.Story)})
+	}
 	return v
+}
+
+// profilesHint says how to fill an empty matrix.profiles, naming the
+// story's agent_plugins aliases when it loaded and declares some.
+func profilesHint(st *story.Story) string {
+	if st == nil || len(st.AgentPlugins) == 0 {
+		return "list the agent_plugins aliases to measure under matrix: {profiles: [...]}"
+	}
+	names := slices.Sorted(maps.Keys(st.AgentPlugins))
+	for i, n := range names {
+		names[i] = strings.TrimPrefix(n, "agent.")
+	}
+	return fmt.Sprintf("list the agent_plugins aliases to measure, e.g. matrix: {profiles: [%s]}", diag.ClipMessage(strings.Join(names, ", ")))
 }
 
 // checkHeader checks the dataset's kind, app, call and comparator.
@@ -227,7 +243,7 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	for i, p := range d.Matrix.Profiles {
 		if p != "" && resolveProfile(st, p) == "" {
 			key := fmt.Sprintf("matrix.profiles[%d]", i)
-			v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, cassetteProfile: p,
+			v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, cassetteProfile: p, blocksRun: true,
 				Message: diag.ClipMessage(fmt.Sprintf("matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it without --cassette (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent.")))})
 		}
 	}
@@ -312,9 +328,6 @@ const maxCostPerHour = 1e6
 
 func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 	m := d.Matrix
-	if len(m.Profiles) == 0 {
-		warnf("matrix", "matrix.profiles is empty: eval run has no candidate to measure (list agent_plugins aliases)")
-	}
 	seen := checkList("matrix.profiles", "profile", m.Profiles, errf, nil)
 	for _, p := range slices.Sorted(maps.Keys(m.Models)) {
 		key := "matrix.models." + p
