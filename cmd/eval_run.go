@@ -91,7 +91,9 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			}
 			v := eval.Validate(d, &eval.StoryLoader{Opts: story.Options{Root: root}})
 			if cassette != "" {
-				v.ForCassette(cassette)
+				if err := v.ForCassette(cassette); err != nil {
+					return usagef("--cassette: %v", err)
+				}
 			}
 			v.ForRun()
 			if err := requireValid(c.ErrOrStderr(), v, true); err != nil {

@@ -22,7 +22,12 @@ import (
 //   - allfail: a profile the cassette has no episode for is warned at its
 //     place, and its candidate line is followed by why it failed and the
 //     first failure (the cassette miss), which only the report held;
-//   - wrong: a profile answering every example wrongly says so the same way.
+//   - wrong: a profile answering every example wrongly says so the same way;
+//   - badcall: a misspelt call keeps upstream's error and gets a
+//     "did you mean" warning at the same place;
+//   - no cassette: --cassette naming no file is refused first, as kitsoki
+//     run refuses it (it printed the warnings of the run it then refused,
+//     and named no flag).
 func TestEvalRunSaysWhatIsWrong(t *testing.T) {
 	dir, _, cas := evStory(t, "  - {name: one, args: {x: a}, expect: {word: a}}\n")
 	head := "kind: agent_eval\napp: ../app.yaml\ncall: pick\n"
@@ -32,6 +37,7 @@ func TestEvalRunSaysWhatIsWrong(t *testing.T) {
 		{"empty", head + "matrix: {profiles: []}\ncomparator: exact\n" + one},
 		{"nomatrix", head + "comparator: exact\n" + one},
 		{"allfail", head + "matrix: {profiles: [ghost]}\ncomparator: exact\n" + one},
+		{"badcall", strings.Replace(head, "call: pick", "call: pik", 1) + "matrix: {profiles: [fast]}\ncomparator: exact\n" + one},
 		{"wrong", head + "matrix: {profiles: [fast]}\ncomparator: exact\nexamples:\n  - {name: one, args: {x: b}, expect: {word: b}}\n"},
 	}
 	var got strings.Builder
@@ -41,5 +47,9 @@ func TestEvalRunSaysWhatIsWrong(t *testing.T) {
 		code, out, errOut := runCmd(t, "eval", "run", "--no-progress", "--cassette", cas, "-o", filepath.Join(dir, s.name+".json"), ds)
 		fmt.Fprintf(&got, "== %s: exit %d\n%s-- stderr\n%s", s.name, code, out, errOut)
 	}
+	// A --cassette that does not load is refused as kitsoki run refuses
+	// it, before the findings of a run that will not happen.
+	code, out, errOut := runCmd(t, "eval", "run", "--no-progress", "--cassette", filepath.Join(dir, "none.yaml"), filepath.Join(dir, "evals", "allfail.yaml"))
+	fmt.Fprintf(&got, "== no cassette: exit %d\n%s-- stderr\n%s", code, out, errOut)
 	golden.CheckString(t, filepath.Join("testdata", "eval_run_findings.golden"), strings.ReplaceAll(got.String(), dir, "DIR"))
 }

@@ -12,11 +12,12 @@ import (
 // at path: a matrix profile that is no agent_plugins alias is reached as
 // agent.<profile>, so its "cannot reach it" warning goes when an episode
 // can answer that handler, and says the cassette misses it when none can.
-// A cassette that does not load changes nothing: Run reports it.
-func (v *Validation) ForCassette(path string) {
+// A cassette that does not load changes nothing and is returned, so eval
+// run refuses it before printing findings true only of another run.
+func (v *Validation) ForCassette(path string) error {
 	c, err := agent.LoadCassette(path)
 	if err != nil {
-		return
+		return err
 	}
 	verb := ""
 	if v.CallSite != nil {
@@ -36,6 +37,7 @@ func (v *Validation) ForCassette(path string) {
 		out = append(out, f)
 	}
 	v.Findings = out
+	return nil
 }
 
 // answersHandler reports whether an agent episode of c can answer a call

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/schema"
@@ -230,6 +231,10 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	cs := findCallSite(st, d.Call)
 	if cs == nil {
 		errf("call", "call site %q not found; add id: %s to the target host.agent.* invoke", d.Call, d.Call)
+		// upstream's text above stays whole; a misspelt id gets its own line
+		if hint := yamlnode.DidYouMean(d.Call, callIDs(st)); hint != "" {
+			warnf("call", "call: %s (the id: of a host.agent.* invoke of %s)", hint, st.File)
+		}
 		return
 	}
 	v.CallSite = cs
