@@ -148,17 +148,14 @@ func (d *Dataset) ComparatorLabel() string {
 	return d.Comparator.Kind
 }
 
-// PinLabel is "profile/model" (or "profile") when selection.pinned.profile
-// is set, else "".
+// PinLabel is the pinned candidate's label without its effort, as
+// upstream's pin column names it ("profile/model", or "profile"), when
+// selection.pinned.profile is set, else "".
 func (d *Dataset) PinLabel() string {
 	if d.Selection == nil || d.Selection.Pinned == nil || d.Selection.Pinned.Profile == "" {
 		return ""
 	}
-	p := d.Selection.Pinned
-	if p.Model != "" {
-		return p.Profile + "/" + p.Model
-	}
-	return p.Profile
+	return candidateLabel(d.Selection.Pinned.Profile, d.Selection.Pinned.Model, "")
 }
 
 // LoadDataset reads and parses a dataset file. A read or YAML syntax error is
