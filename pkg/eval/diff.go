@@ -10,6 +10,11 @@ type Diff struct {
 	// schema_hash, toolbox_hash) present in both reports and different:
 	// the two runs did not measure the same task.
 	HashesChanged []string `json:"hashes_changed,omitempty"`
+	// ModeChanged is "cassette -> live" (or the other way) when one
+	// report was answered by a cassette and the other live: a cassette
+	// run's candidates name no model unless matrix.models does, so the
+	// same profile may read as removed and added.
+	ModeChanged string `json:"mode_changed,omitempty"`
 	// OldSelected and NewSelected are the selected candidates' keys
 	// (Candidate.Key, as candidates[].key), "" when none was selected; the
 	// labels name them as people read them.
@@ -50,6 +55,9 @@ func Compare(old, new *Report) *Diff {
 	d := &Diff{Candidates: []CandidateDiff{}}
 	d.OldSelected, d.OldSelectedLabel = old.Decision.selectedKey(), old.Decision.selectedLabel()
 	d.NewSelected, d.NewSelectedLabel = new.Decision.selectedKey(), new.Decision.selectedLabel()
+	if om, nm := runMode(old), runMode(new); om != "" && nm != "" && om != nm {
+		d.ModeChanged = om + " -> " + nm
+	}
 	for _, f := range staleFields(old.Hashes, new.Hashes) {
 		d.HashesChanged = append(d.HashesChanged, f+"_hash")
 	}
@@ -93,6 +101,14 @@ func Compare(old, new *Report) *Diff {
 		d.Regressions++
 	}
 	return d
+}
+
+// runMode is the report's run.mode, "" for a report that does not say.
+func runMode(r *Report) string {
+	if r.Run == nil {
+		return ""
+	}
+	return r.Run.Mode
 }
 
 // Regressed lists the labels of the candidates that regressed.

@@ -47,3 +47,20 @@ func TestEveryRenderingLabelsCandidatesAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffSaysTheRunModeChanged: a live report after a cassette one names
+// the same alias with its model where the cassette run named none; the
+// diff says why it then reads as removed and added.
+func TestDiffSaysTheRunModeChanged(t *testing.T) {
+	cas := &Report{Candidates: []Candidate{{Profile: "fast", Pass: true}}, Run: &RunInfo{Mode: "cassette"}}
+	live := &Report{Candidates: []Candidate{{Profile: "fast", Model: "m", Pass: true}}, Run: &RunInfo{Mode: "live"}}
+	d := Compare(cas, live)
+	var text bytes.Buffer
+	WriteDiffText(&text, "pick", "a.json", "b.json", d)
+	if d.ModeChanged != "cassette -> live" || !strings.Contains(text.String(), "warning: run mode cassette -> live: a cassette run's candidates name no model") {
+		t.Errorf("mode %q:\n%s", d.ModeChanged, text.String())
+	}
+	if d := Compare(live, live); d.ModeChanged != "" || Compare(&Report{}, live).ModeChanged != "" {
+		t.Errorf("same mode or a report without run: %q", d.ModeChanged)
+	}
+}

@@ -111,6 +111,9 @@ func WriteDiffText(w io.Writer, call, oldPath, newPath string, d *Diff) {
 	if len(d.HashesChanged) > 0 {
 		fmt.Fprintf(w, "warning: %s changed: the two runs did not measure the same task\n", strings.Join(d.HashesChanged, ", "))
 	}
+	if d.ModeChanged != "" {
+		fmt.Fprintf(w, "warning: run mode %s: a cassette run's candidates name no model unless matrix.models does, so a profile may read as removed and added\n", cell(d.ModeChanged))
+	}
 	fmt.Fprintf(w, "selected: %s -> %s\n", orNone(d.OldSelectedLabel), orNone(d.NewSelectedLabel))
 	rows := capRows(d.Candidates)
 	for _, cd := range rows {
