@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -225,7 +226,7 @@ func newEvalMergeCmd() *cobra.Command {
 				return err
 			}
 			v := eval.Validate(d, &eval.StoryLoader{})
-			if err := requireValid(c.ErrOrStderr(), v); err != nil {
+			if err := requireValid(c.ErrOrStderr(), v, false); err != nil {
 				return err
 			}
 			var shards []*eval.Report
@@ -351,14 +352,17 @@ func loadDataset(path, flag, out string) (*eval.Dataset, error) {
 	return d, checkNotInput(flag, out, path)
 }
 
-// requireValid prints the errors of a dataset that does not validate, a
-// finding.
-func requireValid(stderr io.Writer, v *eval.Validation) error {
+// requireValid prints the findings of a dataset (its warnings too when
+// warnings is set), each naming its file and place, and fails with a
+// finding when it does not validate.
+func requireValid(stderr io.Writer, v *eval.Validation, warnings bool) error {
+	fs := v.Findings
+	if !warnings {
+		fs = slices.DeleteFunc(slices.Clone(fs), func(f eval.Finding) bool { return f.Severity != diag.Error })
+	}
+	eval.WriteFindings(printableWriter{stderr}, fs)
 	if v.OK() {
 		return nil
-	}
-	for _, e := range v.Errors() {
-		fmt.Fprintf(stderr, "ERROR: %s\n", printableMessage(e))
 	}
 	return findingf("eval validation failed")
 }

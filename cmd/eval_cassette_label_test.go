@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/golden"
 	"kitsoki/internal/testing/storytest"
 )
 
@@ -87,8 +90,85 @@ func TestEvalRunCassetteMissesProfile(t *testing.T) {
 	ds := filepath.Join(dir, "evals", "merge_judge_min.yaml")
 	cp := filepath.Join(dir, "cassette.yaml")
 	code, out, errOut := runCmd(t, "eval", "run", "--no-progress", "--cassette", cp, ds)
-	want := `WARN: matrix profile "local" is no agent_plugins alias of the app and no episode of ` + cp + ` answers handler agent.local or host.agent.decide: every call of it misses`
+	want := `WARN: ` + ds + `:6:21: matrix profile "local" is no agent_plugins alias of the app and no episode of ` + cp + ` answers handler agent.local or host.agent.decide: every call of it misses`
 	if code != 1 || !strings.Contains(errOut, want) || !strings.Contains(out, "decision: cheapest_passing -> no candidate passed") {
 		t.Errorf("eval run --cassette: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// evAliasApp declares agent.fast (no model: a live run asks the persona's)
+// and agent.slow (its own model) for the call "pick" of persona picker.
+const evAliasApp = `app: {id: evcmd, version: 0.1.0}
+hosts: [host.agent.decide]
+agents:
+  picker: {model: persona-model, system_prompt: "You pick."}
+agent_plugins:
+  agent.fast: {plugin: builtin.claude_cli}
+  agent.slow: {plugin: builtin.claude_cli, model: alias-model}
+world:
+  out: {type: object, default: {}}
+root: s
+states:
+  s:
+    on_enter:
+      - invoke: host.agent.decide
+        id: pick
+        with: {agent: picker, prompt: "pick", args: {}}
+        bind: {out: submitted}
+    terminal: true
+`
+
+// An agent_plugins alias run with --cassette is answered by the cassette,
+// not by its plugin: its candidate names no model (neither the persona's
+// nor the alias's: nothing ran them) unless matrix.models names one, and
+// its backend is "cassette", in the text, the report and its
+// rejected_summary (testdata/eval_cassette_alias.golden).
+func TestEvalRunCassetteAliasProfile(t *testing.T) {
+	dir := storytest.TempTree(t, map[string]string{
+		"app.yaml": evAliasApp,
+		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\ntask: {adherence_bar: {min_pass_rate: 1}}\n" +
+			"matrix: {profiles: [fast, slow, cheap], models: {cheap: [tiny]}}\ncomparator: exact\nselection: {strategy: cheapest_passing}\n" +
+			"examples: [{name: one, expect: {word: a}}]\n",
+		"cassette.yaml": `kind: host_cassette
+app_id: evcmd
+episodes:
+  - {id: fast, replay: any, match: {handler: agent.fast}, agent: {verb: decide, duration_ms: 50, cost_usd: 0.002, response: '{"word":"a"}'}}
+  - {id: slow, replay: any, match: {handler: agent.slow}, agent: {verb: decide, duration_ms: 70, cost_usd: 0.003, response: '{"word":"b"}'}}
+  - {id: cheap, replay: any, match: {handler: agent.cheap, model: tiny}, agent: {verb: decide, duration_ms: 900, cost_usd: 0.0001, response: '{"word":"a"}'}}
+`,
+	})
+	ds := filepath.Join(dir, "evals", "pick.yaml")
+	report := filepath.Join(dir, "r.json")
+	code, out, errOut := runCmd(t, "eval", "run", "--no-progress", "--cassette", filepath.Join(dir, "cassette.yaml"), "-o", report, ds)
+	if code != 0 {
+		t.Fatalf("eval run --cassette: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	var r struct {
+		Candidates []struct{ Profile, Backend, Model string } `json:"candidates"`
+		Decision   struct {
+			RejectedSummary string `json:"rejected_summary"`
+		} `json:"decision"`
+	}
+	b, err := os.ReadFile(report)
+	if err != nil || json.Unmarshal(b, &r) != nil {
+		t.Fatalf("report: %v\n%s", err, b)
+	}
+	got := strings.ReplaceAll(out, dir, "DIR") + "report:\n"
+	for _, c := range r.Candidates {
+		got += fmt.Sprintf("- profile=%s backend=%s model=%q\n", c.Profile, c.Backend, c.Model)
+	}
+	got += "rejected_summary: " + r.Decision.RejectedSummary + "\n"
+	golden.CheckString(t, filepath.Join("testdata", "eval_cassette_alias.golden"), got)
+	// Shards of such a run merge: eval merge expects the candidates a
+	// cassette run measures.
+	shards := []string{"eval", "merge", ds}
+	for _, s := range []string{"1/2", "2/2"} {
+		if code, _, errOut := runCmd(t, "eval", "run", "--no-progress", "--cassette", filepath.Join(dir, "cassette.yaml"), "--shard", s, ds); code > 1 {
+			t.Fatalf("shard %s: %d %s", s, code, errOut)
+		}
+		shards = append(shards, filepath.Join(dir, "evals", "reports", "pick", "shard-"+strings.ReplaceAll(s, "/", "-of-")+".json"))
+	}
+	if code, out, errOut := runCmd(t, append(shards, "-o", filepath.Join(dir, "merged.json"))...); code != 0 || !strings.Contains(out, "decision: cheapest_passing -> cheap/tiny") {
+		t.Errorf("merge: %d\n%s%s", code, out, errOut)
 	}
 }

@@ -12,10 +12,13 @@ func newEvalDiffCmd() *cobra.Command {
 		Use:   "diff <old-report.json> <new-report.json>",
 		Short: "Compare two reports of one eval: verdicts, pass rate, latency and cost per candidate",
 		Long: `Diff compares two reports of the same eval candidate by candidate (matched by
-profile/model/effort): the verdict (regressed, fixed, same, added, removed) and
-the change in pass rate, pass^k, p95 latency and average cost, and the selection.
+profile, model and effort; shown as profile[/model][ effort=e]): the verdict
+(regressed, fixed, same, added, removed) and the change in pass rate, pass^k,
+p95 latency and average cost, and the selection.
 It warns when the reports' dataset, prompt, schema or toolbox hashes differ: the
-two runs then did not measure the same task.
+two runs then did not measure the same task; and when one was a --cassette run
+and the other live (a cassette run's candidates name no model unless
+matrix.models does).
 
 Exit status: 0 no regression, 1 a candidate that passed now fails or the
 selection was lost, 2 usage or environment error.`,
@@ -48,6 +51,6 @@ selection was lost, 2 usage or environment error.`,
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the comparison as JSON {hashes_changed, old_selected, new_selected, candidates: [{key, change, old, new}], regressions}")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the comparison as JSON {hashes_changed, mode_changed, old_selected, old_selected_label, new_selected, new_selected_label, candidates: [{key, label, change, old, new}], regressions}; a key is profile/model/effort, a label profile[/model][ effort=e]")
 	return c
 }

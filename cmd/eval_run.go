@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,7 +42,12 @@ dispatch and prompt rendering as the story's call site.
 How model and effort reach a backend: subprocess, mcp_http and inprocess
 plugins receive them as with.model and with.effort; builtin.claude_cli runs
 with --model <model> (effort is recorded only); builtin.local_llm uses the
-model as its managed model id.
+model as its managed model id. With --cassette the cassette answers every
+profile (one that is no alias as agent.<profile>): its candidate's backend is
+"cassette" and it has no model unless matrix.models names one.
+
+Candidates are shown as profile[/model][ effort=e]; a failing one is followed
+by why the adherence bar refused it and its first failure.
 
 The report (schema_valid_rate, comparator_pass_rate, contract_conformance_rate,
 p50/p90/p95/p99 latency, avg/p95 cost from meta.cost_usd, retry_rate, fallback_rate,
@@ -92,12 +96,12 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			}
 			v := eval.Validate(d, &eval.StoryLoader{Opts: story.Options{Root: root}})
 			if cassette != "" {
-				v.ForCassette(cassette)
+				if err := v.ForCassette(cassette); err != nil {
+					return usagef("--cassette: %v", err)
+				}
 			}
-			for _, w := range v.Warnings() {
-				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(w))
-			}
-			if err := requireValid(c.ErrOrStderr(), v); err != nil {
+			v.ForRun()
+			if err := requireValid(c.ErrOrStderr(), v, true); err != nil {
 				return err
 			}
 			// The operator's assembly, as kitsoki run resolves it.

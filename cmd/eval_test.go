@@ -177,7 +177,7 @@ func TestEvalRunFailingAndInvalid(t *testing.T) {
 	}
 	os.WriteFile(ds, []byte("kind: agent_eval\napp: ../app.yaml\ncall: nope\ncomparator: exact\nexamples: [{name: a, expect: {word: a}}]\n"), 0o644)
 	code, _, errOut = runCmd(t, "eval", "run", ds)
-	if code != 1 || !strings.Contains(errOut, `ERROR: call site "nope" not found`) || !strings.Contains(errOut, "eval validation failed") {
+	if code != 1 || !strings.Contains(errOut, `ERROR: `+ds+`:3:7: call site "nope" not found`) || !strings.Contains(errOut, "eval validation failed") {
 		t.Errorf("invalid run: %d %s", code, errOut)
 	}
 	code, out, _ = runCmd(t, "eval", "show", ds)

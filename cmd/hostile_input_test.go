@@ -461,7 +461,7 @@ func TestHostileEvalEscapeSequences(t *testing.T) {
 		{"eval", "show", "pr/evals/merge_judge.yaml"},
 		{"eval", "check", "pr"},
 		{"eval", "check", "--format", "github", "pr"},
-		{"eval", "run", "pr/evals/merge_judge.yaml", "--cassette", "nosuch"},
+		{"eval", "run", "pr/evals/merge_judge.yaml"}, // the call is not found: nothing runs
 	} {
 		out, errOut, _ := hostile(t, dir, args...)
 		if strings.ContainsAny(out+errOut, "\x1b\x07") {

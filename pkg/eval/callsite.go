@@ -38,6 +38,17 @@ func findCallSite(st *story.Story, call string) *CallSite {
 	return nil
 }
 
+// callIDs lists the id: of every host.agent.* effect of the story.
+func callIDs(st *story.Story) []string {
+	var ids []string
+	for _, ae := range agentEffects(st) {
+		if id := strings.TrimSpace(ae.Effect.ID()); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 // AgentEffect is one host.agent.* effect with where it sits.
 type AgentEffect struct {
 	State  *story.State

@@ -27,10 +27,13 @@ func (sp CandidateSpec) withRate(d *Dataset) CandidateSpec {
 }
 
 // expandMatrix lists the candidates of a validated dataset in matrix order:
-// profile × its models (none: the backend's own) × effort (none: one
-// candidate). anyAlias accepts an undeclared profile as agent.<profile>
-// (cassette runs).
-func expandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]CandidateSpec, error) {
+// profile × its models × effort (none: one candidate). A profile without
+// matrix.models runs its backend's own model (the alias's, else the
+// persona's). In a cassette run the cassette answers every profile, as
+// agent.<profile> when it is no alias: its backend is "cassette" and it
+// has no model unless matrix.models names one, since a label naming the
+// alias's or the persona's model would name a model nothing ran.
+func expandMatrix(d *Dataset, st *story.Story, cs *CallSite, cassette bool) ([]CandidateSpec, error) {
 	if len(d.Matrix.Profiles) == 0 {
 		return nil, fmt.Errorf("%s: matrix.profiles is empty: list the agent_plugins aliases to measure", d.Path)
 	}
@@ -41,22 +44,19 @@ func expandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]C
 	var out []CandidateSpec
 	for _, p := range d.Matrix.Profiles {
 		alias := resolveProfile(st, p)
-		backend := ""
+		if alias == "" && !cassette {
+			return nil, fmt.Errorf("%s: matrix profile %q is not an agent_plugins alias of %s (declare agent_plugins: agent.%s, or run with --cassette)", d.Path, p, st.File, p)
+		}
 		if alias == "" {
-			if !anyAlias {
-				return nil, fmt.Errorf("%s: matrix profile %q is not an agent_plugins alias of %s (declare agent_plugins: agent.%s, or run with --cassette)", d.Path, p, st.File, p)
-			}
 			alias = "agent." + strings.TrimPrefix(p, "agent.")
-			backend = "cassette"
-		} else {
+		}
+		backend, models := "cassette", d.Matrix.Models[p]
+		if !cassette {
 			backend = st.AgentPlugins[alias].Plugin
 		}
-		models := d.Matrix.Models[p]
 		if len(models) == 0 {
-			// A cassette-only profile runs no model: borrowing the persona's
-			// would label the candidate with a model nothing ran.
 			models = []string{""}
-			if backend != "cassette" {
+			if !cassette {
 				models[0] = defaultModel(st, alias, cs)
 			}
 		}

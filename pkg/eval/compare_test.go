@@ -77,7 +77,7 @@ func TestSummarize(t *testing.T) {
 	if ci := cands[2].PassRateCI95; len(ci) != 2 || ci[0] != 0 || ci[1] != 0.161125 {
 		t.Errorf("c: pass_rate_ci95 %v", ci)
 	}
-	if dec.SelectedProfile != "a" || dec.Strategy != "cheapest_passing" || !strings.Contains(dec.RejectedSummary, "b/fast/: passed but costlier") || !strings.Contains(dec.RejectedSummary, "c/never/: pass rate 0.00 below 0.95") {
+	if dec.SelectedProfile != "a" || dec.Strategy != "cheapest_passing" || !strings.Contains(dec.RejectedSummary, "b/fast: passed but costlier") || !strings.Contains(dec.RejectedSummary, "c/never: pass rate 0.00 below 0.95") {
 		t.Errorf("cheapest decision %+v", dec)
 	}
 	_, dec, _ = summarize(specs, recs, SummaryConfig{Repeat: 5, Strategy: "fastest_passing", Bar: &AdherenceBar{MinPassRate: 0.95}})

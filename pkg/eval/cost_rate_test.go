@@ -77,7 +77,7 @@ func TestCostPerHourPricesLocalCalls(t *testing.T) {
 	if f64(c.AvgCostUSD) != 0.0003 {
 		t.Errorf("c: avg cost %v, want the backend's own 0.0003", f64(c.AvgCostUSD))
 	}
-	if d := rep.Decision; d.SelectedProfile != "b" || !strings.Contains(d.RejectedSummary, "a//: passed but costlier") {
+	if d := rep.Decision; d.SelectedProfile != "b" || !strings.Contains(d.RejectedSummary, "a: passed but costlier") {
 		t.Errorf("decision %+v", d)
 	}
 }

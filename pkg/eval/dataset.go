@@ -116,6 +116,9 @@ type Finding struct {
 	// alias" warning: a --cassette run reaches such a profile as
 	// agent.<profile> when the cassette answers it (ForCassette).
 	cassetteProfile string
+	// blocksRun marks a warning eval run cannot go past: an empty matrix,
+	// a profile nothing answers (ForRun makes it an error of the run).
+	blocksRun bool
 }
 
 // Diagnostic renders f as a diag.Diagnostic of rule ruleEval ("eval").
@@ -145,17 +148,14 @@ func (d *Dataset) ComparatorLabel() string {
 	return d.Comparator.Kind
 }
 
-// PinLabel is "profile/model" (or "profile") when selection.pinned.profile
-// is set, else "".
+// PinLabel is the pinned candidate's label without its effort, as
+// upstream's pin column names it ("profile/model", or "profile"), when
+// selection.pinned.profile is set, else "".
 func (d *Dataset) PinLabel() string {
 	if d.Selection == nil || d.Selection.Pinned == nil || d.Selection.Pinned.Profile == "" {
 		return ""
 	}
-	p := d.Selection.Pinned
-	if p.Model != "" {
-		return p.Profile + "/" + p.Model
-	}
-	return p.Profile
+	return candidateLabel(d.Selection.Pinned.Profile, d.Selection.Pinned.Model, "")
 }
 
 // LoadDataset reads and parses a dataset file. A read or YAML syntax error is

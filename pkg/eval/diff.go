@@ -10,8 +10,18 @@ type Diff struct {
 	// schema_hash, toolbox_hash) present in both reports and different:
 	// the two runs did not measure the same task.
 	HashesChanged []string `json:"hashes_changed,omitempty"`
-	OldSelected   string   `json:"old_selected,omitempty"`
-	NewSelected   string   `json:"new_selected,omitempty"`
+	// ModeChanged is "cassette -> live" (or the other way) when one
+	// report was answered by a cassette and the other live: a cassette
+	// run's candidates name no model unless matrix.models does, so the
+	// same profile may read as removed and added.
+	ModeChanged string `json:"mode_changed,omitempty"`
+	// OldSelected and NewSelected are the selected candidates' keys
+	// (Candidate.Key, as candidates[].key), "" when none was selected; the
+	// labels name them as people read them.
+	OldSelected      string `json:"old_selected,omitempty"`
+	NewSelected      string `json:"new_selected,omitempty"`
+	OldSelectedLabel string `json:"old_selected_label,omitempty"`
+	NewSelectedLabel string `json:"new_selected_label,omitempty"`
 	// Candidates are in the new report's order, then those only the old
 	// one has.
 	Candidates []CandidateDiff `json:"candidates"`
@@ -22,7 +32,10 @@ type Diff struct {
 
 // CandidateDiff is one candidate in both reports, or in one.
 type CandidateDiff struct {
+	// Key is the identity the reports are matched on (profile/model/effort,
+	// every part in its place); Label is the candidate as text shows it.
 	Key    string     `json:"key"`
+	Label  string     `json:"label"`
 	Change string     `json:"change"` // added, removed, regressed, fixed, same verdict
 	Old    *Candidate `json:"old,omitempty"`
 	New    *Candidate `json:"new,omitempty"`
@@ -39,7 +52,12 @@ const (
 
 // Compare is the Diff from old to new.
 func Compare(old, new *Report) *Diff {
-	d := &Diff{OldSelected: selectedKey(old), NewSelected: selectedKey(new), Candidates: []CandidateDiff{}}
+	d := &Diff{Candidates: []CandidateDiff{}}
+	d.OldSelected, d.OldSelectedLabel = old.Decision.selectedKey(), old.Decision.selectedLabel()
+	d.NewSelected, d.NewSelectedLabel = new.Decision.selectedKey(), new.Decision.selectedLabel()
+	if om, nm := runMode(old), runMode(new); om != "" && nm != "" && om != nm {
+		d.ModeChanged = om + " -> " + nm
+	}
 	for _, f := range staleFields(old.Hashes, new.Hashes) {
 		d.HashesChanged = append(d.HashesChanged, f+"_hash")
 	}
@@ -58,7 +76,7 @@ func Compare(old, new *Report) *Diff {
 			continue
 		}
 		seen[k] = true
-		cd := CandidateDiff{Key: k, New: c, Old: before[k]}
+		cd := CandidateDiff{Key: k, Label: c.Label(), New: c, Old: before[k]}
 		switch o := cd.Old; {
 		case o == nil:
 			cd.Change = ChangeAdded
@@ -76,7 +94,7 @@ func Compare(old, new *Report) *Diff {
 		c := &old.Candidates[i]
 		if !seen[c.Key()] {
 			seen[c.Key()] = true
-			d.Candidates = append(d.Candidates, CandidateDiff{Key: c.Key(), Change: ChangeRemoved, Old: c})
+			d.Candidates = append(d.Candidates, CandidateDiff{Key: c.Key(), Label: c.Label(), Change: ChangeRemoved, Old: c})
 		}
 	}
 	if d.OldSelected != "" && d.NewSelected == "" {
@@ -85,41 +103,20 @@ func Compare(old, new *Report) *Diff {
 	return d
 }
 
-func selectedKey(r *Report) string {
-	if r.Decision == nil || r.Decision.SelectedProfile == "" {
+// runMode is the report's run.mode, "" for a report that does not say.
+func runMode(r *Report) string {
+	if r.Run == nil {
 		return ""
 	}
-	return candidateKey(r.Decision.SelectedProfile, r.Decision.SelectedModel, r.Decision.SelectedEffort)
+	return r.Run.Mode
 }
 
-// selectedLabel is the decision's candidate as people read it
-// (candidateLabel), "" when none was selected.
-func selectedLabel(r *Report) string {
-	if r.Decision == nil || r.Decision.SelectedProfile == "" {
-		return ""
-	}
-	return candidateLabel(r.Decision.SelectedProfile, r.Decision.SelectedModel, r.Decision.SelectedEffort)
-}
-
-// Label is the candidate as people read it (candidateLabel); Key stays
-// the identity that diffs and JUnit names match on.
-func (cd CandidateDiff) Label() string {
-	c := cd.New
-	if c == nil {
-		c = cd.Old
-	}
-	if c == nil {
-		return cd.Key
-	}
-	return candidateLabel(c.Profile, c.Model, c.Effort)
-}
-
-// Regressed lists the keys of the candidates that regressed.
+// Regressed lists the labels of the candidates that regressed.
 func (d *Diff) Regressed() []string {
 	var out []string
 	for _, c := range d.Candidates {
 		if c.Change == ChangeRegressed {
-			out = append(out, c.Key)
+			out = append(out, c.Label)
 		}
 	}
 	return slices.Clip(out)

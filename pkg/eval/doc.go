@@ -10,9 +10,13 @@
 // eval dispatches as a run does. Every request's with: gains the
 // candidate's "model" and "effort"; builtin.claude_cli and
 // builtin.local_llm also take the model in place of the declaration's.
-// With a cassette, a matrix profile that is no agent_plugins alias runs as
-// agent.<profile> with no model unless matrix.models names one
-// ([Validation.ForCassette] keeps its warnings true of that run).
+// With a cassette, the cassette answers every matrix profile (one that is
+// no agent_plugins alias as agent.<profile>), with backend "cassette" and
+// no model unless matrix.models names one ([Validation.ForCassette] keeps
+// the warnings true of that run). Text, the diff's labels, the decision's
+// rejected_summary and JUnit names show a candidate as
+// profile[/model][ effort=e]; a candidate's key (profile/model/effort) is
+// what reports, shards and diffs are matched on.
 //
 // Metrics per candidate, over its calls (examples × repeat):
 //

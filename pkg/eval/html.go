@@ -64,7 +64,7 @@ func chartSVG(r *Report) string {
 			fill = "#2a7"
 		}
 		px, py := x(cost), y(math.Max(0, math.Min(1, c.ComparatorPassRate)))
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="6" fill="%s" stroke="#175"><title>%s pass_rate=%.2f cost=%.6f</title></circle>`, px, py, fill, template.HTMLEscapeString(candidateLabel(c.Profile, c.Model, c.Effort)), c.ComparatorPassRate, cost)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="6" fill="%s" stroke="#175"><title>%s pass_rate=%.2f cost=%.6f</title></circle>`, px, py, fill, template.HTMLEscapeString(c.Label()), c.ComparatorPassRate, cost)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`, px+8, py-6, template.HTMLEscapeString(candidateLabel(c.Profile, c.Model, "")))
 	}
 	b.WriteString(`</svg>`)
@@ -84,7 +84,8 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 			}
 			return pct(ci[0]) + "–" + pct(ci[1])
 		},
-		"json": jsonString,
+		"json":  jsonString,
+		"label": candidateLabel,
 	}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>eval {{.R.Call}}</title>
@@ -102,17 +103,17 @@ code,pre{background:#f6f6f6}
 {{with .R.AdherenceBar}}<p>adherence bar: pass rate ≥ {{pct .MinPassRate}}{{if .MinPassKRate}}, pass^k ≥ {{rate .MinPassKRate}}{{end}}{{if .MaxP95LatencyMS}}, p95 ≤ {{ms .MaxP95LatencyMS}}{{end}}{{if .MaxAvgCostUSD}}, avg cost ≤ {{usd .MaxAvgCostUSD}}{{end}}</p>{{end}}
 <h2>Candidates</h2>
 <table><thead><tr><th>profile / model</th><th>effort</th><th>pass</th><th>comparator</th><th>95% interval</th><th>schema valid</th><th>contract</th><th>pass^k</th><th>p50</th><th>p95</th><th>p99</th><th>avg cost</th><th>p95 cost</th><th>retry</th><th>fallback</th><th>calls</th><th>rejected</th></tr></thead><tbody>
-{{range .R.Candidates}}<tr class="{{if .Pass}}pass{{else}}fail{{end}}"><td>{{.Profile}}{{if .Model}} / {{.Model}}{{end}}</td><td>{{.Effort}}</td><td>{{if .Pass}}pass{{else}}fail{{end}}</td><td>{{pct .ComparatorPassRate}}</td><td>{{ci .PassRateCI95}}</td><td>{{pct .SchemaValidRate}}</td><td>{{pct .ContractConformanceRate}}</td><td>{{rate .PassKRate}}</td><td>{{ms .P50LatencyMS}}</td><td>{{ms .P95LatencyMS}}</td><td>{{ms .P99LatencyMS}}</td><td>{{usd .AvgCostUSD}}</td><td>{{usd .P95CostUSD}}</td><td>{{rate .RetryRate}}</td><td>{{rate .FallbackRate}}</td><td>{{.ExamplesRun}}</td><td>{{.Rejected}}</td></tr>
+{{range .R.Candidates}}<tr class="{{if .Pass}}pass{{else}}fail{{end}}"><td>{{label .Profile .Model ""}}</td><td>{{.Effort}}</td><td>{{if .Pass}}pass{{else}}fail{{end}}</td><td>{{pct .ComparatorPassRate}}</td><td>{{ci .PassRateCI95}}</td><td>{{pct .SchemaValidRate}}</td><td>{{pct .ContractConformanceRate}}</td><td>{{rate .PassKRate}}</td><td>{{ms .P50LatencyMS}}</td><td>{{ms .P95LatencyMS}}</td><td>{{ms .P99LatencyMS}}</td><td>{{usd .AvgCostUSD}}</td><td>{{usd .P95CostUSD}}</td><td>{{rate .RetryRate}}</td><td>{{rate .FallbackRate}}</td><td>{{.ExamplesRun}}</td><td>{{.Rejected}}</td></tr>
 {{end}}</tbody></table>
 {{if .MoreCandidates}}<p>{{.MoreCandidates}} more candidates not shown; see the JSON report.</p>{{end}}
 <h2>Pass rate against cost</h2>
 {{.Chart}}
 {{with .R.Decision}}<h2>Decision</h2>
-<p>{{.Strategy}}: {{if .SelectedProfile}}<strong>{{.SelectedProfile}}{{if .SelectedModel}} / {{.SelectedModel}}{{end}}{{if .SelectedEffort}} effort={{.SelectedEffort}}{{end}}</strong>{{else}}no candidate passed{{end}}{{if .FallbackProfile}} · fallback {{.FallbackProfile}}{{end}}</p>
+<p>{{.Strategy}}: {{if .SelectedProfile}}<strong>{{label .SelectedProfile .SelectedModel .SelectedEffort}}</strong>{{else}}no candidate passed{{end}}{{if .FallbackProfile}} · fallback {{.FallbackProfile}}{{end}}</p>
 {{if .RejectedSummary}}<p>rejected: {{.RejectedSummary}}</p>{{end}}{{end}}
 {{if .R.FailureSamples}}<h2>Failure samples</h2>
 <table><thead><tr><th>example</th><th>candidate</th><th>reason</th><th>expect</th><th>actual</th></tr></thead><tbody>
-{{range .R.FailureSamples}}<tr><td>{{.Example}}</td><td>{{.Profile}}{{if .Model}}/{{.Model}}{{end}}</td><td style="text-align:left">{{.Reason}}</td><td style="text-align:left"><code>{{json .Expect}}</code></td><td style="text-align:left"><code>{{json .Actual}}</code></td></tr>
+{{range .R.FailureSamples}}<tr><td>{{.Example}}</td><td>{{.Label}}</td><td style="text-align:left">{{.Reason}}</td><td style="text-align:left"><code>{{json .Expect}}</code></td><td style="text-align:left"><code>{{json .Actual}}</code></td></tr>
 {{end}}</tbody></table>{{end}}
 {{if .MoreSamples}}<p>{{.MoreSamples}} more failure samples not shown; see the JSON report.</p>{{end}}
 </body></html>

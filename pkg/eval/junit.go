@@ -21,8 +21,8 @@ func RenderJUnit(r *Report) ([]byte, error) {
 	s := junit.Suite{Name: "eval " + r.Call, Timestamp: r.GeneratedAt, Time: secs(0), Properties: props}
 	if d := r.Decision; d != nil {
 		props.List = append(props.List, junit.Property{Name: "strategy", Value: d.Strategy})
-		if k := selectedKey(r); k != "" {
-			props.List = append(props.List, junit.Property{Name: "selected", Value: k})
+		if l := d.selectedLabel(); l != "" {
+			props.List = append(props.List, junit.Property{Name: "selected", Value: l})
 		}
 	}
 	if r.Run != nil {
@@ -38,7 +38,7 @@ func RenderJUnit(r *Report) ([]byte, error) {
 		}
 	}
 	for _, c := range capRows(r.Candidates) {
-		tc := junit.Case{Name: c.Key(), Classname: "eval." + r.Call,
+		tc := junit.Case{Name: c.Label(), Classname: "eval." + r.Call,
 			Time: secs(float64(valueOr0(c.P50LatencyMS)) * float64(c.ExamplesRun))}
 		if c.Pass {
 			tc.SystemOut = metricsLine(c)

@@ -21,7 +21,7 @@ func RenderMarkdown(r *Report) []byte {
 	fmt.Fprintf(&b, "### kitsoki eval `%s`\n\n", codeSpan(r.Call))
 	if d := r.Decision; d != nil {
 		if d.SelectedProfile != "" {
-			fmt.Fprintf(&b, "**Selected:** %s (%s)\n\n", mdCell(candidateLabel(d.SelectedProfile, d.SelectedModel, d.SelectedEffort)), mdCell(d.Strategy))
+			fmt.Fprintf(&b, "**Selected:** %s (%s)\n\n", mdCell(d.selectedLabel()), mdCell(d.Strategy))
 		} else {
 			fmt.Fprintf(&b, "**No candidate passed** the adherence bar (%s).\n\n", mdCell(d.Strategy))
 		}
@@ -52,7 +52,7 @@ func RenderMarkdown(r *Report) []byte {
 			ci = fmt.Sprintf("%.2f–%.2f", c.PassRateCI95[0], c.PassRateCI95[1])
 		}
 		fmt.Fprintf(&b, "| %s | %s | %.2f | %s | %s | %s | %s | %s | %s | %d | %s |\n",
-			mdCell(candidateLabel(c.Profile, c.Model, c.Effort)), verdict, c.ComparatorPassRate, ci,
+			mdCell(c.Label()), verdict, c.ComparatorPassRate, ci,
 			rateText(c.PassKRate),
 			msText(c.P50LatencyMS), msText(c.P95LatencyMS), msText(c.P99LatencyMS), usdText(c.AvgCostUSD), c.ExamplesRun, mdCell(c.Rejected))
 	}
@@ -72,7 +72,7 @@ func RenderMarkdown(r *Report) []byte {
 		for i, n := range c.FlakyExamples {
 			names[i] = mdCell(n)
 		}
-		fmt.Fprintf(&b, "- %s: %s\n", mdCell(candidateLabel(c.Profile, c.Model, c.Effort)), strings.Join(names, ", "))
+		fmt.Fprintf(&b, "- %s: %s\n", mdCell(c.Label()), strings.Join(names, ", "))
 	}
 	if n := len(r.FailureSamples); n > 0 {
 		fmt.Fprintf(&b, "\n<details><summary>Failure samples (%d)</summary>\n\n", n)
@@ -81,25 +81,11 @@ func RenderMarkdown(r *Report) []byte {
 				fmt.Fprintf(&b, "- … %d more in the JSON report\n", n-i)
 				break
 			}
-			fmt.Fprintf(&b, "- %s, example %s, repeat %d: %s\n", mdCell(candidateLabel(fs.Profile, fs.Model, fs.Effort)), mdCell(fs.Example), fs.Repeat, mdCell(fs.Reason))
+			fmt.Fprintf(&b, "- %s, example %s, repeat %d: %s\n", mdCell(fs.Label()), mdCell(fs.Example), fs.Repeat, mdCell(fs.Reason))
 		}
 		b.WriteString("\n</details>\n")
 	}
 	return b.Bytes()
-}
-
-// candidateLabel names a candidate as profile[/model][ effort=e]: a
-// cassette-only profile has no model and most matrices no effort, and an
-// empty "/" or "effort=" would read as a value.
-func candidateLabel(profile, model, effort string) string {
-	s := profile
-	if model != "" {
-		s += "/" + model
-	}
-	if effort != "" {
-		s += " effort=" + effort
-	}
-	return s
 }
 
 // mdCell escapes text for one Markdown table cell: one line, no HTML, and

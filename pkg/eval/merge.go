@@ -53,7 +53,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 		}
 		for k := range s.Candidates {
 			if s.Candidates[k].Key() != first.Candidates[k].Key() {
-				return nil, fmt.Errorf("eval merge: %s candidate %d is %q, %s has %q", s.Path, k, s.Candidates[k].Key(), first.Path, first.Candidates[k].Key())
+				return nil, fmt.Errorf("eval merge: %s candidate %d is %q, %s has %q", s.Path, k, s.Candidates[k].Label(), first.Path, first.Candidates[k].Label())
 			}
 		}
 		recs = append(recs, s.Calls...)
@@ -166,18 +166,20 @@ func checkShardCandidates(v *Validation, first *Report) error {
 	if v.Story == nil {
 		return nil
 	}
-	specs, err := expandMatrix(v.Dataset, v.Story, v.CallSite, true)
+	specs, err := expandMatrix(v.Dataset, v.Story, v.CallSite, first.Run.Mode == "cassette")
 	if err != nil {
 		return fmt.Errorf("eval merge: %w", err)
 	}
-	want, got := make([]string, len(specs)), make([]string, len(first.Candidates))
-	for i, sp := range specs {
-		want[i] = candidateKey(sp.Profile, sp.Model, sp.Effort)
-	}
-	for i, c := range first.Candidates {
-		got[i] = c.Key()
-	}
-	if !slices.Equal(got, want) {
+	if !slices.EqualFunc(specs, first.Candidates, func(sp CandidateSpec, c Candidate) bool {
+		return candidateKey(sp.Profile, sp.Model, sp.Effort) == c.Key()
+	}) {
+		want, got := make([]string, len(specs)), make([]string, len(first.Candidates))
+		for i, sp := range specs {
+			want[i] = candidateLabel(sp.Profile, sp.Model, sp.Effort)
+		}
+		for i, c := range first.Candidates {
+			got[i] = c.Label()
+		}
 		return fmt.Errorf("eval merge: %s measures candidates %q, the dataset's matrix measures %q; re-run the shards with this dataset", first.Path, got, want)
 	}
 	return nil

@@ -64,7 +64,7 @@ func TestRenderJUnit(t *testing.T) {
 	if strings.ContainsRune(string(b), 0x1b) {
 		t.Error("an escape character reached the XML")
 	}
-	if len(s.Properties) != 2 || s.Properties[1].Value != "plug/good/low" {
+	if len(s.Properties) != 2 || s.Properties[1].Value != "plug/good effort=low" {
 		t.Errorf("properties %+v", s.Properties)
 	}
 }

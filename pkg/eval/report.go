@@ -86,9 +86,31 @@ type Candidate struct {
 // Key is "profile/model/effort", the identity of a candidate.
 func (c Candidate) Key() string { return candidateKey(c.Profile, c.Model, c.Effort) }
 
+// Label is the candidate as people read it (candidateLabel).
+func (c Candidate) Label() string { return candidateLabel(c.Profile, c.Model, c.Effort) }
+
 // candidateKey is the identity of the candidate profile × model × effort,
-// wherever a report, a shard, a sample or a decision names one.
+// wherever a report, a shard, a sample or a decision is matched with one:
+// every part has its place, empty or not. It is never shown; people read
+// candidateLabel.
 func candidateKey(profile, model, effort string) string { return profile + "/" + model + "/" + effort }
+
+// candidateLabel names a candidate wherever one is shown (eval run, show,
+// diff and merge text, the diff JSON's labels, the decision's
+// rejected_summary, JUnit case names, Markdown, HTML, errors) as
+// profile[/model][ effort=e]: a cassette-only profile has no model and
+// most matrices no effort, and an empty "/" or "effort=" would read as a
+// value.
+func candidateLabel(profile, model, effort string) string {
+	s := profile
+	if model != "" {
+		s += "/" + model
+	}
+	if effort != "" {
+		s += " effort=" + effort
+	}
+	return s
+}
 
 // Decision is the report's selection outcome.
 type Decision struct {
@@ -103,6 +125,24 @@ type Decision struct {
 	FallbackProfile string `json:"fallback_profile,omitempty"`
 }
 
+// selectedKey is the selected candidate's key, "" when none was selected
+// (or d is nil).
+func (d *Decision) selectedKey() string {
+	if d == nil || d.SelectedProfile == "" {
+		return ""
+	}
+	return candidateKey(d.SelectedProfile, d.SelectedModel, d.SelectedEffort)
+}
+
+// selectedLabel is the selected candidate's label, "" when none was
+// selected (or d is nil).
+func (d *Decision) selectedLabel() string {
+	if d == nil || d.SelectedProfile == "" {
+		return ""
+	}
+	return candidateLabel(d.SelectedProfile, d.SelectedModel, d.SelectedEffort)
+}
+
 // FailureSample is one failed call, expect against actual.
 type FailureSample struct {
 	Example string `json:"example"`
@@ -114,6 +154,9 @@ type FailureSample struct {
 	Expect  any    `json:"expect,omitempty"`
 	Actual  any    `json:"actual,omitempty"`
 }
+
+// Label is the sample's candidate as people read it (candidateLabel).
+func (fs FailureSample) Label() string { return candidateLabel(fs.Profile, fs.Model, fs.Effort) }
 
 // RunInfo records how a report was produced.
 type RunInfo struct {

@@ -41,10 +41,17 @@ func WriteDatasetText(w io.Writer, v *Validation, status string, latest *Report)
 	if latest != nil {
 		fmt.Fprintf(w, "latest report: %s\n", cell(latest.Path))
 		if dec := latest.Decision; dec != nil && dec.SelectedProfile != "" {
-			fmt.Fprintf(w, "selected: %s (%s)\n", cell(candidateLabel(dec.SelectedProfile, dec.SelectedModel, dec.SelectedEffort)), cell(dec.Strategy))
+			fmt.Fprintf(w, "selected: %s (%s)\n", cell(dec.selectedLabel()), cell(dec.Strategy))
 		}
 	}
-	for _, f := range v.Findings {
+	WriteFindings(w, v.Findings)
+}
+
+// WriteFindings writes each finding on a line of its own, as eval show,
+// run and merge print them: WARN or ERROR, the file and place, the
+// message.
+func WriteFindings(w io.Writer, fs []Finding) {
+	for _, f := range fs {
 		tag := "ERROR"
 		if f.Severity == diag.Warning {
 			tag = "WARN"
@@ -62,13 +69,35 @@ func WriteDatasetText(w io.Writer, v *Validation, status string, latest *Report)
 func WriteReportText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "eval: %s\ncall: %s\nstatus candidates: %d\n", cell(r.Eval), cell(r.Call), len(r.Candidates))
 	cands := capRows(r.Candidates)
+	first := map[string]*FailureSample{}
+	for i := range r.FailureSamples {
+		fs := &r.FailureSamples[i]
+		if k := candidateKey(fs.Profile, fs.Model, fs.Effort); first[k] == nil {
+			first[k] = fs
+		}
+	}
 	for _, c := range cands {
-		fmt.Fprintf(w, "- %s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cell(candidateLabel(c.Profile, c.Model, c.Effort)), verdict(c.Pass), c.ComparatorPassRate, valueOr0(c.AvgCostUSD), valueOr0(c.P95LatencyMS))
+		fmt.Fprintf(w, "- %s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cell(c.Label()), verdict(c.Pass), c.ComparatorPassRate, valueOr0(c.AvgCostUSD), valueOr0(c.P95LatencyMS))
+		if c.Pass {
+			continue
+		}
+		// Why it failed, without opening the report.
+		if c.Rejected != "" {
+			fmt.Fprintf(w, "  rejected: %s\n", cell(c.Rejected))
+		}
+		// upstream's samples name no effort
+		if fs := cmp.Or(first[c.Key()], first[candidateKey(c.Profile, c.Model, "")]); fs != nil {
+			rep := ""
+			if c.Repeat > 1 {
+				rep = fmt.Sprintf(" repeat %d", fs.Repeat)
+			}
+			fmt.Fprintf(w, "  first failure: example %s%s: %s\n", cell(fs.Example), rep, cell(fs.Reason))
+		}
 	}
 	writeMore(w, len(r.Candidates)-len(cands))
 	if d := r.Decision; d != nil {
 		if d.SelectedProfile != "" {
-			fmt.Fprintf(w, "decision: %s -> %s\n", cell(d.Strategy), cell(candidateLabel(d.SelectedProfile, d.SelectedModel, d.SelectedEffort)))
+			fmt.Fprintf(w, "decision: %s -> %s\n", cell(d.Strategy), cell(d.selectedLabel()))
 		} else {
 			fmt.Fprintf(w, "decision: %s -> no candidate passed\n", cell(d.Strategy))
 		}
@@ -82,10 +111,13 @@ func WriteDiffText(w io.Writer, call, oldPath, newPath string, d *Diff) {
 	if len(d.HashesChanged) > 0 {
 		fmt.Fprintf(w, "warning: %s changed: the two runs did not measure the same task\n", strings.Join(d.HashesChanged, ", "))
 	}
-	fmt.Fprintf(w, "selected: %s -> %s\n", orNone(d.OldSelected), orNone(d.NewSelected))
+	if d.ModeChanged != "" {
+		fmt.Fprintf(w, "warning: run mode %s: a cassette run's candidates name no model unless matrix.models does, so a profile may read as removed and added\n", cell(d.ModeChanged))
+	}
+	fmt.Fprintf(w, "selected: %s -> %s\n", orNone(d.OldSelectedLabel), orNone(d.NewSelectedLabel))
 	rows := capRows(d.Candidates)
 	for _, cd := range rows {
-		fmt.Fprintf(w, "- %s %s", cell(cd.Key), cd.Change)
+		fmt.Fprintf(w, "- %s %s", cell(cd.Label), cd.Change)
 		if o, n := cd.Old, cd.New; o != nil && n != nil {
 			fmt.Fprintf(w, " (%s -> %s): pass_rate %.2f -> %.2f (%+.2f)", verdict(o.Pass), verdict(n.Pass),
 				o.ComparatorPassRate, n.ComparatorPassRate, n.ComparatorPassRate-o.ComparatorPassRate)
@@ -125,7 +157,7 @@ func SinceLine(prev, r *Report) string {
 		var keys []string
 		for _, cd := range d.Candidates {
 			if cd.Change == ch {
-				keys = append(keys, cell(cd.Label()))
+				keys = append(keys, cell(cd.Label))
 			}
 		}
 		if len(keys) > 3 {
@@ -139,7 +171,7 @@ func SinceLine(prev, r *Report) string {
 		parts = append(parts, "no verdict changed")
 	}
 	if d.OldSelected != d.NewSelected {
-		parts = append(parts, "selected "+orNone(selectedLabel(prev))+" -> "+orNone(selectedLabel(r)))
+		parts = append(parts, "selected "+orNone(d.OldSelectedLabel)+" -> "+orNone(d.NewSelectedLabel))
 	}
 	if len(d.HashesChanged) > 0 {
 		parts = append(parts, strings.Join(d.HashesChanged, ", ")+" changed since")

@@ -201,9 +201,9 @@ func decide(cands []Candidate, cfg SummaryConfig) *Decision {
 		switch {
 		case i == best:
 		case !c.Pass:
-			rej = append(rej, c.Key()+": "+c.Rejected)
+			rej = append(rej, c.Label()+": "+c.Rejected)
 		default:
-			rej = append(rej, c.Key()+": "+passedBut)
+			rej = append(rej, c.Label()+": "+passedBut)
 		}
 	}
 	d.RejectedSummary = strings.Join(rej, "; ")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/schema"
@@ -117,11 +118,27 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	checkTask(d, errf)
 	checkMatrix(d, errf, warnf)
 	checkSelection(d, errf)
-	if d.App == "" { // errors and no app: stop (C.3 step 3)
-		return v
+	if d.App != "" { // errors and no app: stop (C.3 step 3)
+		checkAgainstApp(v, loader, errf, warnf)
 	}
-	checkAgainstApp(v, loader, errf, warnf)
+	if len(d.Matrix.Profiles) == 0 {
+		v.Findings = append(v.Findings, Finding{Pos: d.PosOf("matrix"), Severity: diag.Warning, blocksRun: true,
+			Message: "matrix.profiles is empty: eval run has no candidate to measure; " + profilesHint(v.Story)})
+	}
 	return v
+}
+
+// profilesHint says how to fill an empty matrix.profiles, naming the
+// story's agent_plugins aliases when it loaded and declares some.
+func profilesHint(st *story.Story) string {
+	if st == nil || len(st.AgentPlugins) == 0 {
+		return "list the agent_plugins aliases to measure under matrix: {profiles: [...]}"
+	}
+	names := slices.Sorted(maps.Keys(st.AgentPlugins))
+	for i, n := range names {
+		names[i] = strings.TrimPrefix(n, "agent.")
+	}
+	return fmt.Sprintf("list the agent_plugins aliases to measure, e.g. matrix: {profiles: [%s]}", diag.ClipMessage(strings.Join(names, ", ")))
 }
 
 // checkHeader checks the dataset's kind, app, call and comparator.
@@ -214,6 +231,10 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	cs := findCallSite(st, d.Call)
 	if cs == nil {
 		errf("call", "call site %q not found; add id: %s to the target host.agent.* invoke", d.Call, d.Call)
+		// upstream's text above stays whole; a misspelt id gets its own line
+		if hint := yamlnode.DidYouMean(d.Call, callIDs(st)); hint != "" {
+			warnf("call", "call: %s (the id: of a host.agent.* invoke of %s)", hint, st.File)
+		}
 		return
 	}
 	v.CallSite = cs
@@ -227,7 +248,7 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	for i, p := range d.Matrix.Profiles {
 		if p != "" && resolveProfile(st, p) == "" {
 			key := fmt.Sprintf("matrix.profiles[%d]", i)
-			v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, cassetteProfile: p,
+			v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, cassetteProfile: p, blocksRun: true,
 				Message: diag.ClipMessage(fmt.Sprintf("matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it without --cassette (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent.")))})
 		}
 	}
@@ -312,9 +333,6 @@ const maxCostPerHour = 1e6
 
 func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 	m := d.Matrix
-	if len(m.Profiles) == 0 {
-		warnf("matrix", "matrix.profiles is empty: eval run has no candidate to measure (list agent_plugins aliases)")
-	}
 	seen := checkList("matrix.profiles", "profile", m.Profiles, errf, nil)
 	for _, p := range slices.Sorted(maps.Keys(m.Models)) {
 		key := "matrix.models." + p
