@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/coverage"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/testrun"
@@ -157,7 +158,15 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if f.format == "github" {
 		annotations = stdout
 	}
+	notRun := func(ds []diag.Diagnostic) {
+		if err := testrun.WriteNotRunJUnit(stdout, f.junitOut, ds); err != nil {
+			fmt.Fprintf(stderr, "kitsoki: %v\n", err)
+		}
+	}
 	all, files, err := p.Fixtures(f.root, f.trees, stderr, annotations)
+	if nr, ok := errors.AsType[*testrun.NotRunError](err); ok {
+		notRun(nr.Diags)
+	}
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -185,7 +194,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		opts.Observer = col
 	}
 	runner := flowtest.NewRunner(opts)
-	if err := loadTestStories(stderr, runner, files, f.profile); err != nil {
+	if err := loadTestStories(stderr, runner, files, f.profile, notRun); err != nil {
 		return err
 	}
 	if col != nil {
@@ -307,8 +316,9 @@ func checkTestFlags(f *testFlags, p *testrun.Plan) (err error) {
 const sandboxTimeout = 5 * time.Minute
 
 // loadTestStories loads the stories before anything runs (testrun.Load)
-// and reports one that cannot run as a usage error, with its diagnostics.
-func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
+// and reports one that cannot run as a usage error, with its diagnostics,
+// which notRun (when set) also gets.
+func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string, notRun func([]diag.Diagnostic)) error {
 	le, ok := errors.AsType[*testrun.LoadError](testrun.Load(stderr, runner, files))
 	switch {
 	case !ok:
@@ -316,10 +326,15 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 	case le.Assembly:
 		return profileUsageError(stderr, profile, le.Err)
 	}
-	if msg, _, ok := notLoaded(stderr, le.App, le.Err); ok {
-		return usagef("%s", msg)
+	msg, ds, ok := notLoaded(stderr, le.App, le.Err)
+	if !ok {
+		msg = le.Error()
+		ds = []diag.Diagnostic{{File: le.App, Severity: diag.Error, Message: msg}}
 	}
-	return usagef("%v", le)
+	if notRun != nil {
+		notRun(ds)
+	}
+	return usagef("%s", msg)
 }
 
 // testExit is the exit status of the results: 2 when a fixture could not
