@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"kitsoki/internal/envflag"
 )
 
 // EnvOffline turns offline mode on for every command that fetches (the
@@ -15,11 +16,8 @@ const EnvOffline = "KITSOKI_OFFLINE"
 // empty, 0, false, no or off leave it off; anything else is an error naming
 // the variable and the values it takes.
 func OfflineMode(v string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "1", "true", "yes", "on":
-		return true, nil
-	case "", "0", "false", "no", "off":
-		return false, nil
+	if on, ok := envflag.Parse(v); ok {
+		return on, nil
 	}
 	return false, fmt.Errorf("%s=%q: expected 1, true, yes or on (offline) or 0, false, no, off or empty (downloads allowed)", EnvOffline, v)
 }
