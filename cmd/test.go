@@ -156,7 +156,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	var annotations io.Writer
 	if f.format == "github" {
-		annotations = stdout
+		annotations = f.textOut(stdout, stderr) // never into a report on stdout
 	}
 	notRun := func(ds []diag.Diagnostic) {
 		if err := testrun.WriteNotRunJUnit(stdout, f.junitOut, ds); err != nil {
@@ -206,10 +206,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return runUpdate(ctx, stdout, stderr, runner, files, results, f.dryRun)
 	}
 
-	text := stdout
-	if f.jsonOut == "-" || f.junitOut == "-" || f.cover.profile == "-" {
-		text = stderr
-	}
+	text := f.textOut(stdout, stderr)
 	out := testrun.Outputs{JSON: f.jsonOut, JUnit: f.junitOut, TraceOut: f.traceOut, GitHub: f.format == "github", Upstream: f.upstream}
 	if err := out.Write(stdout, results); err != nil {
 		return usagef("%v", err)
@@ -235,6 +232,15 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	return silentExit(exitFinding)
+}
+
+// textOut is where the run's text (and annotations) go: stdout, unless a
+// report or profile is written there (-), then stderr.
+func (f *testFlags) textOut(stdout, stderr io.Writer) io.Writer {
+	if f.jsonOut == "-" || f.junitOut == "-" || f.cover.profile == "-" {
+		return stderr
+	}
+	return stdout
 }
 
 // runnerOptions are the flow runner's options the flags set; under

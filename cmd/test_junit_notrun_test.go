@@ -72,3 +72,32 @@ func TestJUnitWhenNothingRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestJUnitStdoutStaysXMLUnderGitHub: with --format github and --junit -,
+// the fixtures' annotations go to stderr with the text, so stdout is the
+// JUnit document alone, whether the run starts (a fixture warning) or not
+// (a fixture that does not parse).
+func TestJUnitStdoutStaysXMLUnderGitHub(t *testing.T) {
+	app := "app: { id: j, version: 0.1.0 }\nintents:\n  go: {description: go}\nroot: a\nstates:\n  a:\n    on:\n      go: [{target: b}]\n  b: {terminal: true}\n"
+	warned := "test_kind: flow\ninitial_state: a\nturns:\n  - intent: go\n    expect_state: b\n    expect_nothing: 1\n"
+	for name, files := range map[string]map[string]string{
+		"runs":    {"s/app.yaml": app, "s/flows/w.yaml": warned},
+		"not run": {"s/app.yaml": app, "s/flows/w.yaml": warned, "s/flows/bad.yaml": "test_kind: flow\nturns: [\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := storytest.TempTree(t, files)
+			t.Chdir(dir)
+			_, out, errOut := runCmd(t, "test", "s", "--format", "github", "--junit", "-")
+			if !strings.HasPrefix(out, "<?xml") {
+				t.Fatalf("stdout is not the JUnit document alone:\n%s", out)
+			}
+			var doc struct{}
+			if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("stdout: %v\n%s", err, out)
+			}
+			if !strings.Contains(errOut, "::warning file=s/flows/w.yaml") {
+				t.Fatalf("the annotations are not on stderr:\n%s", errOut)
+			}
+		})
+	}
+}
