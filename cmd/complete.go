@@ -18,8 +18,8 @@ import (
 
 // formatValues lists the --format values of each command that has one.
 var formatValues = map[string][]string{
-	"kitsoki validate":     {"human", "json", "github", "sarif"},
-	"kitsoki eval check":   {"human", "json", "github", "sarif"},
+	"kitsoki validate":     {"human", "json", "github", "sarif", "codeclimate"},
+	"kitsoki eval check":   {"human", "json", "github", "sarif", "codeclimate"},
 	"kitsoki trace export": {"otlp-json"},
 	"kitsoki test":         {"text", "github"},
 	"kitsoki graph":        {"mermaid", "dot", "svg"},

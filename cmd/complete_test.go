@@ -82,7 +82,7 @@ complete_line kitsoki --color n
 		t.Fatalf("bash: %v\n%s", err, out)
 	}
 	got := strings.Split(strings.TrimSpace(string(out)), "\n")
-	want := []string{"human json github sarif", "show", "never"}
+	want := []string{"human json github sarif codeclimate", "show", "never"}
 	if len(got) != len(want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}

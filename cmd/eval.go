@@ -329,7 +329,7 @@ func newEvalCheckCmd() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&format, "format", "human", "output format: human, json, github or sarif")
+	c.Flags().StringVar(&format, "format", "human", "output format: human, json, github, sarif or codeclimate")
 	return c
 }
 

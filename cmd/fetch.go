@@ -18,8 +18,8 @@ import (
 )
 
 // fetchEnvHelp is the environment paragraph of the fetch commands' help.
-const fetchEnvHelp = `Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
-NO_PROXY, SSL_CERT_FILE, SSL_CERT_DIR.`
+const fetchEnvHelp = `Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, KITSOKI_OFFLINE,
+HTTPS_PROXY, NO_PROXY, SSL_CERT_FILE, SSL_CERT_DIR.`
 
 // fetchFlags are shared by fetch-llama-server and fetch-models.
 type fetchFlags struct {
@@ -31,6 +31,7 @@ type fetchFlags struct {
 	stall    time.Duration
 	force    bool
 	verify   bool
+	offline  bool
 	json     bool
 	progJSON bool
 
@@ -47,6 +48,7 @@ func (f *fetchFlags) register(c *cobra.Command) {
 	fl.DurationVar(&f.stall, "stall-timeout", 30*time.Second, "give up on a request that receives no byte for this long (the next fetch resumes)")
 	fl.BoolVar(&f.force, "force", false, "download again even when cached (the cached file stays until the new one has verified)")
 	fl.BoolVar(&f.verify, "verify", false, "re-hash cached files instead of trusting their verification record")
+	fl.BoolVar(&f.offline, "offline", false, "download nothing: use the cache (verified as usual) and fail at once, naming the file, for an artifact it lacks (default $"+fetch.EnvOffline+")")
 	fl.BoolVar(&f.json, "json", false, "print a JSON array on stdout: one object per artifact, with ok and, on failure, error")
 	fl.BoolVar(&f.progJSON, "progress-json", false, "report progress on stderr as one JSON object per line (id, kind, phase, host, done, total, resumed, parts) instead of a status line")
 }
@@ -62,6 +64,13 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 	}
 	if f.stall <= 0 {
 		return nil, nil, usagef("--stall-timeout must be positive (e.g. 30s)")
+	}
+	offline, err := fetch.OfflineMode(os.Getenv(fetch.EnvOffline))
+	if err != nil {
+		return nil, nil, usagef("%v", err)
+	}
+	if (f.offline || offline) && f.force {
+		return nil, nil, usagef("--force downloads again, which offline mode (--offline or $%s) forbids: drop one of them", fetch.EnvOffline)
 	}
 	pins, err := fetch.LoadPins(f.pins)
 	if err != nil {
@@ -90,7 +99,7 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 		}
 		return nil, nil, usagef("%s %s: is a file, not a directory; point it at a directory (it is created if missing)", from, cacheDir)
 	}
-	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: fetch.LazyHTTPClient(), Parts: f.parts, StallTimeout: f.stall, RateLimit: rate}
+	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: fetch.LazyHTTPClient(), Parts: f.parts, StallTimeout: f.stall, RateLimit: rate, Offline: f.offline}
 	f.display = newFetchDisplay(c.ErrOrStderr())
 	fr.Progress = f.display.report
 	if f.progJSON {
@@ -127,7 +136,7 @@ func resumeCommand(c *cobra.Command, args []string) string {
 	for _, a := range args {
 		parts = append(parts, termsafe.ShellWord(a))
 	}
-	for _, name := range []string{"all", "platform", "pins", "mirror", "cache-dir", "parts", "limit-rate", "force", "verify", "json", "progress-json"} {
+	for _, name := range []string{"all", "platform", "pins", "mirror", "cache-dir", "parts", "limit-rate", "force", "verify", "offline", "json", "progress-json"} {
 		fl := c.Flags().Lookup(name)
 		switch {
 		case fl == nil || !fl.Changed:

@@ -54,7 +54,7 @@ states:
 		t.Fatalf("exit %d\n%.500s\n%.500s", code, out, errOut)
 	}
 	clipped(t, "run", out+errOut, 4*diag.MaxMessage)
-	if !strings.HasSuffix(errOut, "pass --intent NAME to continue\n") {
+	if !strings.HasSuffix(errOut, "mark it terminal: true if the run should end there\n") {
 		t.Errorf("the clipped error lost its fix: %.300q", errOut[max(0, len(errOut)-300):])
 	}
 

@@ -237,21 +237,41 @@ func TestHookUnderTest(t *testing.T) {
 // TestSandboxEnvRefusesRepositoryCode: in a job with KITSOKI_SANDBOX=1, the
 // commands that run a repository's code refuse to start (exit 2, naming
 // the variable), so a script the pull request changed cannot run it; the
-// marker host.run would write never appears.
+// marker host.run would write never appears. SECURITY.md's list of those
+// commands names each, so a maintainer setting up a job for strangers'
+// pull requests knows every command the variable stops.
 func TestSandboxEnvRefusesRepositoryCode(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	marker := filepath.Join(t.TempDir(), "ran")
 	_, repo := operatorTree(t, "", hostRunStory(marker, stolenKey(t)))
 	storytest.WriteTree(t, repo, map[string]string{"evals/x.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: x\n"})
 	t.Setenv("KITSOKI_SANDBOX", "1")
-	for _, args := range [][]string{
-		{"run", repo, "--intent", "go", "--trace", filepath.Join(t.TempDir(), "t.jsonl")},
-		{"eval", "run", filepath.Join(repo, "evals", "x.yaml")},
-		{"mcp", "serve", repo, "--trace", filepath.Join(t.TempDir(), "m.jsonl")},
+	security, err := os.ReadFile(filepath.Join("..", "SECURITY.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusals := string(security)
+	if i := strings.Index(refusals, "With `KITSOKI_SANDBOX` on, the commands that run a repository's code"); i >= 0 {
+		refusals = refusals[i:]
+		refusals = refusals[:strings.Index(refusals, "\n\n")]
+	} else {
+		t.Fatal("SECURITY.md: the paragraph listing the commands KITSOKI_SANDBOX refuses is gone")
+	}
+	for _, c := range []struct {
+		doc  string
+		args []string
+	}{
+		{"`kitsoki run`", []string{"run", repo, "--intent", "go", "--trace", filepath.Join(t.TempDir(), "t.jsonl")}},
+		{"`eval run`", []string{"eval", "run", filepath.Join(repo, "evals", "x.yaml")}},
+		{"`mcp serve`", []string{"mcp", "serve", repo, "--trace", filepath.Join(t.TempDir(), "m.jsonl")}},
+		{"`test intents --harness live`", []string{"test", "intents", filepath.Join(repo, "app.yaml"), "--harness", "live", "--agent", "agent.x"}},
 	} {
-		code, out, errOut := runCmd(t, args...)
+		code, out, errOut := runCmd(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, "KITSOKI_SANDBOX is set") {
-			t.Errorf("%v: exit %d, want 2 naming KITSOKI_SANDBOX\n%s%s", args, code, out, errOut)
+			t.Errorf("%v: exit %d, want 2 naming KITSOKI_SANDBOX\n%s%s", c.args, code, out, errOut)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(refusals), " "), c.doc) {
+			t.Errorf("SECURITY.md does not list %s among the commands KITSOKI_SANDBOX refuses:\n%s", c.doc, refusals)
 		}
 	}
 	if _, err := os.Stat(marker); err == nil {

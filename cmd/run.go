@@ -397,6 +397,10 @@ func runStatus(res *engine.Result, timeout time.Duration) (int, string) {
 		}
 		return exitFinding, msg
 	case engine.OutcomeRested:
+		if len(res.Available) == 0 {
+			return exitFinding, fmt.Sprintf("the run rested in state %q, which takes no intent, so no --intent can move it on; mark it terminal: true if the run should end there",
+				res.State)
+		}
 		return exitFinding, fmt.Sprintf("the run rested in state %q with no input left (it handles: %s); pass --intent NAME to continue",
 			res.State, strings.Join(res.Available, ", "))
 	}

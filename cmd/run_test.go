@@ -259,3 +259,25 @@ func TestRunHostCassetteAliasEpisodes(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRestsInADeadEnd: a run that rests in a state taking no intent
+// (and not terminal) says that no --intent can move it on and how to end
+// there, instead of "(it handles: ); pass --intent NAME to continue".
+func TestRunRestsInADeadEnd(t *testing.T) {
+	dir := writeStory(t, `app: { id: deadend, version: 0.1.0 }
+intents:
+  go: {}
+root: idle
+states:
+  idle:
+    on:
+      go: [ { target: stuck } ]
+  stuck:
+    on_enter:
+      - say: "here"
+`)
+	code, _, errOut := runCmd(t, "run", dir, "--intent", "go", "--trace", filepath.Join(t.TempDir(), "t.jsonl"))
+	if code != exitFinding || !strings.Contains(errOut, `rested in state "stuck", which takes no intent, so no --intent can move it on; mark it terminal: true`) || strings.Contains(errOut, "it handles: )") {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+}

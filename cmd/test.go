@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/coverage"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/testrun"
@@ -155,9 +156,17 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	var annotations io.Writer
 	if f.format == "github" {
-		annotations = stdout
+		annotations = f.textOut(stdout, stderr) // never into a report on stdout
+	}
+	notRun := func(ds []diag.Diagnostic) {
+		if err := testrun.WriteNotRunJUnit(stdout, f.junitOut, ds); err != nil {
+			fmt.Fprintf(stderr, "kitsoki: %v\n", err)
+		}
 	}
 	all, files, err := p.Fixtures(f.root, f.trees, stderr, annotations)
+	if nr, ok := errors.AsType[*testrun.NotRunError](err); ok {
+		notRun(nr.Diags)
+	}
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -185,7 +194,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		opts.Observer = col
 	}
 	runner := flowtest.NewRunner(opts)
-	if err := loadTestStories(stderr, runner, files, f.profile); err != nil {
+	if err := loadTestStories(stderr, runner, files, f.profile, notRun); err != nil {
 		return err
 	}
 	if col != nil {
@@ -197,10 +206,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return runUpdate(ctx, stdout, stderr, runner, files, results, f.dryRun)
 	}
 
-	text := stdout
-	if f.jsonOut == "-" || f.junitOut == "-" || f.cover.profile == "-" {
-		text = stderr
-	}
+	text := f.textOut(stdout, stderr)
 	out := testrun.Outputs{JSON: f.jsonOut, JUnit: f.junitOut, TraceOut: f.traceOut, GitHub: f.format == "github", Upstream: f.upstream}
 	if err := out.Write(stdout, results); err != nil {
 		return usagef("%v", err)
@@ -226,6 +232,15 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	return silentExit(exitFinding)
+}
+
+// textOut is where the run's text (and annotations) go: stdout, unless a
+// report or profile is written there (-), then stderr.
+func (f *testFlags) textOut(stdout, stderr io.Writer) io.Writer {
+	if f.jsonOut == "-" || f.junitOut == "-" || f.cover.profile == "-" {
+		return stderr
+	}
+	return stdout
 }
 
 // runnerOptions are the flow runner's options the flags set; under
@@ -307,8 +322,9 @@ func checkTestFlags(f *testFlags, p *testrun.Plan) (err error) {
 const sandboxTimeout = 5 * time.Minute
 
 // loadTestStories loads the stories before anything runs (testrun.Load)
-// and reports one that cannot run as a usage error, with its diagnostics.
-func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
+// and reports one that cannot run as a usage error, with its diagnostics,
+// which notRun (when set) also gets.
+func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string, notRun func([]diag.Diagnostic)) error {
 	le, ok := errors.AsType[*testrun.LoadError](testrun.Load(stderr, runner, files))
 	switch {
 	case !ok:
@@ -316,10 +332,15 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 	case le.Assembly:
 		return profileUsageError(stderr, profile, le.Err)
 	}
-	if msg, _, ok := notLoaded(stderr, le.App, le.Err); ok {
-		return usagef("%s", msg)
+	msg, ds, ok := notLoaded(stderr, le.App, le.Err)
+	if !ok {
+		msg = le.Error()
+		ds = []diag.Diagnostic{{File: le.App, Severity: diag.Error, Message: msg}}
 	}
-	return usagef("%v", le)
+	if notRun != nil {
+		notRun(ds)
+	}
+	return usagef("%s", msg)
 }
 
 // testExit is the exit status of the results: 2 when a fixture could not

@@ -137,7 +137,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	if runner == nil {
 		runner = flowtest.NewRunner(flowtest.Options{KitsokiRepo: f.repo, Profile: f.profile})
 	}
-	if err := loadTestStories(stderr, runner, []*flowtest.File{{Story: app}}, f.profile); err != nil {
+	if err := loadTestStories(stderr, runner, []*flowtest.File{{Story: app}}, f.profile, nil); err != nil {
 		return err
 	}
 	ld, _ := runner.Story(app)

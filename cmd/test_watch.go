@@ -139,7 +139,7 @@ func (w *watcher) cycle(ctx context.Context, changed []string) {
 		fmt.Fprintln(w.out, "fixture errors: fix them to run the fixtures")
 		return
 	}
-	if err := loadTestStories(w.out, r, files, w.f.profile); err != nil {
+	if err := loadTestStories(w.out, r, files, w.f.profile, nil); err != nil {
 		fmt.Fprintf(w.out, "%s\n", termsafe.Line(err.Error()))
 		return
 	}

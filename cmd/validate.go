@@ -95,9 +95,11 @@ kitsoki test --sandbox.`,
 				}
 			}
 			tool := diag.ToolInfo{Name: "kitsoki", Version: version}
-			if f == diag.FormatSARIF {
-				// Only SARIF carries the rule table and repository root.
+			switch f {
+			case diag.FormatSARIF: // the rule table and repository-relative URIs
 				tool.Rules, tool.Root = validate.Rules(), validate.RepoRoot()
+			case diag.FormatCodeClimate: // repository-relative paths
+				tool.Root = validate.RepoRoot()
 			}
 			if err := writeDiags(c, f, res.Diagnostics, tool, source); err != nil {
 				return err
@@ -113,7 +115,7 @@ kitsoki test --sandbox.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVarP(&format, "format", "f", "human", "output format: human, json, github or sarif (--list-rules: human or json)")
+	fl.StringVarP(&format, "format", "f", "human", "output format: human, json, github, sarif or codeclimate (GitLab code quality) (--list-rules: human or json)")
 	fl.BoolVar(&strict, "strict", false, "treat warnings as failures (exit 1) and report kitsoki:ignore comments that suppress nothing")
 	fl.BoolVar(&noColor, "no-color", false, "same as --color never")
 	_ = fl.MarkHidden("no-color")

@@ -241,12 +241,12 @@ func TestIgnoreVia(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for _, ok := range []string{"human", "json", "github", "sarif", ""} {
+	for _, ok := range []string{"human", "json", "github", "sarif", "codeclimate", ""} {
 		if _, err := ParseFormat(ok); err != nil {
 			t.Fatalf("%q: %v", ok, err)
 		}
 	}
-	if _, err := ParseFormat("xml"); err == nil || !strings.Contains(err.Error(), "use human, json, github or sarif") {
+	if _, err := ParseFormat("xml"); err == nil || !strings.Contains(err.Error(), "use human, json, github, sarif or codeclimate") {
 		t.Fatalf("xml: %v", err)
 	}
 }

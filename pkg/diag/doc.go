@@ -1,7 +1,7 @@
 // Package diag owns positioned diagnostics ([Diagnostic]) and the shape of
 // the rules they name ([Rule]): their order, `# kitsoki:ignore` markers
 // ([ApplyIgnores]) and output formats ([Write], [WriteHuman], JSON,
-// [WriteGitHub], SARIF). It must not know about stories nor read files other
+// [WriteGitHub], SARIF, Code Climate). It must not know about stories nor read files other
 // than to quote a source line: callers produce the diagnostics and declare
 // the rules.
 //
@@ -12,5 +12,7 @@
 // error, and those that suppress nothing ([IgnoreResult]). The human format
 // quotes the source line with a caret indented by display cells (width.go)
 // and a ~ under the rest of the token;
-// SARIF (sarif.go) is 2.1.0 with repository-relative, percent-encoded URIs.
+// SARIF (sarif.go) is 2.1.0 with repository-relative, percent-encoded URIs;
+// Code Climate (codeclimate.go) is GitLab's code quality JSON, paths
+// relative to the repository root.
 package diag

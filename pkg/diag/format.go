@@ -21,17 +21,20 @@ const (
 	FormatJSON   Format = "json"
 	FormatGitHub Format = "github"
 	FormatSARIF  Format = "sarif"
+	// FormatCodeClimate is the Code Climate JSON of GitLab's code quality
+	// report, shown on a merge request's diff.
+	FormatCodeClimate Format = "codeclimate"
 )
 
 // ParseFormat checks a --format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
-	case FormatHuman, FormatJSON, FormatGitHub, FormatSARIF:
+	case FormatHuman, FormatJSON, FormatGitHub, FormatSARIF, FormatCodeClimate:
 		return f, nil
 	case "text", "":
 		return FormatHuman, nil
 	}
-	return "", fmt.Errorf("unknown format %q: use human, json, github or sarif", s)
+	return "", fmt.Errorf("unknown format %q: use human, json, github, sarif or codeclimate", s)
 }
 
 // HumanOptions control the human format.
@@ -51,6 +54,8 @@ func Write(w io.Writer, f Format, ds []Diagnostic, tool ToolInfo, ho HumanOption
 		return WriteGitHub(w, ds)
 	case FormatSARIF:
 		return writeSARIF(w, ds, tool)
+	case FormatCodeClimate:
+		return writeCodeClimate(w, ds, tool)
 	default:
 		return WriteHuman(w, ds, ho)
 	}

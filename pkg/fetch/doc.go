@@ -22,6 +22,8 @@
 // A cache shared with the existing kitsoki engine works both ways (adopt.go,
 // verifiedInPlace in ensure.go). [Fetcher.Orphans] and [Fetcher.Prune] find
 // and remove what no pin names any more, nothing outside the layout below.
+// Offline mode ([Fetcher.Offline], $KITSOKI_OFFLINE; offline.go) serves the
+// cache alone: an artifact it lacks fails before any request.
 //
 // Cache layout ([ResolveCacheDir]: $KITSOKI_CACHE_DIR, else the OS user cache
 // dir + "kitsoki"):

@@ -27,6 +27,13 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 		done.Size = n
 		return done, nil
 	}
+	offline, err := f.offline()
+	if err != nil {
+		return Result{}, err
+	}
+	if offline && opts.Force {
+		return Result{}, fmt.Errorf("%s: a forced download and offline mode (--offline or %s) exclude each other: drop one", a.label(), EnvOffline)
+	}
 	lock, err := f.lockArtifact(ctx, a, dest)
 	if err != nil {
 		if ctx.Err() == nil && !opts.Force {
@@ -57,9 +64,15 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 			return done, nil
 		}
 		// Corrupt or foreign: it must not stay in the cache.
-		f.report(Progress{Artifact: a, Phase: PhaseMismatch, Done: n, Total: a.Size})
 		_ = os.Remove(recordPath(dest))
 		_ = os.Remove(dest)
+		if offline {
+			return Result{}, f.offlineRefusal(a, dest, "the cached file failed its sha256 check and was removed from")
+		}
+		f.report(Progress{Artifact: a, Phase: PhaseMismatch, Done: n, Total: a.Size})
+	}
+	if offline {
+		return Result{}, f.offlineRefusal(a, dest, "nothing verified is cached at")
 	}
 
 	res, err := f.download(ctx, a, dest)

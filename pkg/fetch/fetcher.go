@@ -81,6 +81,11 @@ type Fetcher struct {
 	// file system's count (statfs). A download that needs more is refused
 	// before its first byte.
 	FreeSpace func(dir string) (int64, error)
+	// Offline forbids every download: an artifact the cache does not hold
+	// verified fails at once, naming the file looked for and how to warm
+	// the cache (a CI job restoring a cache, with no network). False means
+	// $KITSOKI_OFFLINE ([OfflineMode]).
+	Offline bool
 	// RateLimit caps one download, all its parts together, at this many
 	// bytes per second; 0 means no limit.
 	RateLimit int64

@@ -2,7 +2,8 @@ package plugin
 
 import (
 	"fmt"
-	"strings"
+
+	"kitsoki/internal/envflag"
 )
 
 // SandboxEnv turns --sandbox on from the environment (a CI job's setting).
@@ -12,13 +13,11 @@ const SandboxEnv = "KITSOKI_SANDBOX"
 // turn it on, 0/false/no/off or empty leave the flag's choice; any other
 // value is an error rather than a guess.
 func SandboxMode(flag bool, env string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(env)) {
-	case "1", "true", "yes", "on":
-		return true, nil
-	case "", "0", "false", "no", "off":
-		return flag, nil
+	on, ok := envflag.Parse(env)
+	if !ok {
+		return false, fmt.Errorf("%s=%q: expected 1 (sandbox on) or 0", SandboxEnv, env)
 	}
-	return false, fmt.Errorf("%s=%q: expected 1 (sandbox on) or 0", SandboxEnv, env)
+	return on || flag, nil
 }
 
 // NotStarted are the external plugins Options.Sandbox kept from starting,

@@ -4,7 +4,8 @@
 // fixtures it finds, the stories loaded before anything runs ([Load]),
 // the temporary trace directory --trace-out needs ([TraceDir]), and where
 // the results go ([Outputs]: the --json and --junit reports, the
-// --trace-out copy, the text). Its messages name the flags, as they are
+// --trace-out copy, the text; [WriteNotRunJUnit]: the --junit report of a
+// run refused before its first fixture). Its messages name the flags, as they are
 // the command's words.
 //
 // It must not define flags or choose exit codes: every error it returns

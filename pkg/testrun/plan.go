@@ -30,7 +30,7 @@ type Plan struct {
 
 // Fixtures finds the plan's fixtures below root and trees, writes their
 // diagnostics to diags (and as workflow annotations to annotations, when
-// set), and refuses to run any when one has an error. all is every
+// set), and refuses to run any when one has an error (a *NotRunError). all is every
 // fixture found, files the plan's shard of them.
 func (p *Plan) Fixtures(root string, trees []string, diags, annotations io.Writer) (all, files []*flowtest.File, err error) {
 	all, ds, err := flowtest.DiscoverUnder(root, trees, p.Apps, p.Glob, p.Rel, p.RunRE)
@@ -43,8 +43,7 @@ func (p *Plan) Fixtures(root string, trees []string, diags, annotations io.Write
 		_ = diag.WriteGitHub(annotations, ds) // fixture warnings and errors as annotations too
 	}
 	if diag.HasErrors(ds) {
-		errs, _ := diag.Count(ds)
-		return nil, nil, fmt.Errorf("%d fixture error(s): the fixtures above cannot run; fix them (nothing was run)", errs)
+		return nil, nil, &NotRunError{Diags: ds}
 	}
 	if p.Upstream && len(all) == 0 {
 		if m, _ := filepath.Glob(p.Glob); len(m) == 0 {
