@@ -17,7 +17,9 @@ var wrapCells = &runewidth.Condition{}
 // keeping line breaks and two of its quirks: a hyphen is a breakpoint not
 // counted in the length, and a word moves to the next line only while it
 // is narrower than limit (never cut). Spaces at a break or the end are
-// dropped.
+// dropped. An escape sequence takes no cells and breaks nothing: from ESC
+// to its terminator (escapeEnds) every rune, a space, a newline or a
+// hyphen too, is part of the word (conformance view-wrap-ansi).
 func WordWrap(s string, limit int) string {
 	if limit <= 0 {
 		return s
@@ -28,6 +30,7 @@ func WordWrap(s string, limit int) string {
 		word    strings.Builder
 		lineLen int
 		wordLen int
+		escape  bool
 	)
 	addSpace := func() {
 		lineLen += space.Len()
@@ -51,6 +54,12 @@ func WordWrap(s string, limit int) string {
 	}
 	for _, c := range s {
 		switch {
+		case c == '\x1b':
+			word.WriteRune(c)
+			escape = true
+		case escape:
+			word.WriteRune(c)
+			escape = !escapeEnds(c)
 		case c == '\n':
 			if word.Len() == 0 {
 				if lineLen+space.Len() > limit {
@@ -79,4 +88,11 @@ func WordWrap(s string, limit int) string {
 	}
 	addWord()
 	return out.String()
+}
+
+// escapeEnds reports whether c ends an escape sequence as upstream's
+// wrapper reads one: any ASCII letter, so an OSC 8 link's "\x1b]8;;file:"
+// ends at its "f" and the rest of the URL is printed text.
+func escapeEnds(c rune) bool {
+	return c >= 0x40 && c <= 0x5a || c >= 0x61 && c <= 0x7a
 }

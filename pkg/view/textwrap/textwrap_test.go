@@ -29,6 +29,13 @@ func TestWordWrap(t *testing.T) {
 		{"", 10, ""},
 		// no limit: as is
 		{"a b", 0, "a b"},
+		// an escape sequence takes no cells, to its letter
+		{"abcd \x1b[31mred\x1b[0m", 8, "abcd \x1b[31mred\x1b[0m"},
+		// nor breaks at a space or hyphen inside it
+		{"ab \x1b[ 1-2m cd", 5, "ab \x1b[ 1-2m\ncd"},
+		// an OSC 8 link ends at its first letter: the rest is text
+		{"\x1b]8;;file:///x\x1b\\", 8, "\x1b]8;;file:///x\x1b\\"},
+		{"a \x1b]8;;file:///x\x1b\\", 8, "a\n\x1b]8;;file:///x\x1b\\"},
 	} {
 		if got := WordWrap(c.in, c.limit); got != c.want {
 			t.Errorf("WordWrap(%q, %d) = %q, want %q", c.in, c.limit, got, c.want)
@@ -49,7 +56,9 @@ func TestRuneWidth(t *testing.T) {
 
 func TestWidth(t *testing.T) {
 	for s, want := range map[string]int{
-		"abc": 3, "日本": 4, "e\u0301": 1, "\u2061x\u2063": 1, "\t\x7f": 0,
+		"abc": 3, "日本": 4,
+		"\x1b[31mred\x1b[0m": 3, "\x1b]8;;file:///x\x1b\\link\x1b]8;;\x1b\\": 4, // escapes: none
+		"\x1b]0;t\x07abc": 3, "ab\x1bcd": 3, "q\x1b[ 12 3m zz": 8, "e\u0301": 1, "\u2061x\u2063": 1, "\t\x7f": 0,
 		"\U0001F468\u200d\U0001F469\u200d\U0001F467": 2, // ZWJ family: one cluster
 		"\U0001F44D\U0001F3FD":                       2, // skin tone
 		"\u2764\ufe0f":                               2, // VS16 widens

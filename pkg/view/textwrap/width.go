@@ -5,32 +5,38 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi/parser"
 	"github.com/rivo/uniseg"
 	"golang.org/x/text/width"
 )
 
 // Width is the number of terminal cells s takes on one line, measured as
-// upstream's renderer does (conformance view-grapheme-width): an ASCII byte
-// is one cell on its own (a control none), even when a combining mark
-// follows it; any other text is cut into grapheme clusters (UAX #29, by
-// uniseg) and each cluster takes the width of its first rune, two cells for
-// a regional indicator (a flag or a lone one) or when U+FE0F (emoji
-// presentation) follows the first rune. So a ZWJ family, a skin-toned emoji,
-// a flag and "❤️" are two cells, a prepend mark (U+0600) and what it joins
-// none.
+// upstream's renderer does (conformance view-grapheme-width): escape
+// sequences take none, read by the DEC parser's transition table (a CSI to
+// its final byte, an OSC 8 link to its ST or BEL; conformance
+// view-width-ansi); a printable ASCII byte is one cell on its own (a
+// control none), even when a combining mark follows it; any other text is
+// cut into grapheme clusters (UAX #29, by uniseg) and each cluster takes
+// the width of its first rune, two cells for a regional indicator (a flag
+// or a lone one) or when U+FE0F (emoji presentation) follows the first
+// rune. So a ZWJ family, a skin-toned emoji, a flag and "❤️" are two
+// cells, a prepend mark (U+0600) and what it joins none.
 func Width(s string) int {
 	n := 0
-	for len(s) > 0 {
-		if c := s[0]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != 0x7f {
-				n++
-			}
-			s = s[1:]
+	state := parser.GroundState
+	for i := 0; i < len(s); i++ {
+		next, action := parser.Table.Transition(state, s[i])
+		if next == parser.Utf8State {
+			cluster, _, _, _ := uniseg.FirstGraphemeClusterInString(s[i:], -1)
+			n += clusterWidth(cluster)
+			i += len(cluster) - 1
+			state = parser.GroundState
 			continue
 		}
-		var cluster string
-		cluster, s, _, _ = uniseg.FirstGraphemeClusterInString(s, -1)
-		n += clusterWidth(cluster)
+		if action == parser.PrintAction {
+			n++
+		}
+		state = next
 	}
 	return n
 }
