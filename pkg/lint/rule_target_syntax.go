@@ -33,7 +33,7 @@ func checkArcTargetSyntax(c *checker, pc *pongoCheck) {
 	hops := emittedIntents(c)
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		src := t.Target
-		if !story.IsTemplated(src) || stateRead(src) {
+		if !story.TemplatedAt(story.FieldTarget, src) || stateRead(src) {
 			return
 		}
 		p := t.TargetPos()
@@ -70,7 +70,7 @@ func checkArcTargetSyntax(c *checker, pc *pongoCheck) {
 func checkCompletionTargetSyntax(c *checker, pc *pongoCheck) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		src := e.Target()
-		if site.Template || site.Inline || site.State == nil || !site.OnComplete || !story.IsTemplated(src) || stateRead(src) {
+		if site.Template || site.Inline || site.State == nil || !site.OnComplete || !story.TemplatedAt(story.FieldTarget, src) || stateRead(src) {
 			return
 		}
 		xerr := c.compileTemplate(src)

@@ -113,7 +113,7 @@ func (w *reachWalk) visit(s *story.State) {
 
 // follow enters what target, written in from, leads to.
 func (w *reachWalk) follow(from *story.State, target string) {
-	if story.IsTemplated(target) {
+	if story.TemplatedAt(story.FieldTarget, target) {
 		names, known := w.vals.templateTargets(target)
 		if !known {
 			w.giveUp = true
