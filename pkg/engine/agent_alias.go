@@ -15,7 +15,7 @@ import (
 // agentAliasTemplate compiles a templated agent: ("{{ world.a }}"); nil
 // for a literal alias.
 func (c *compiler) agentAliasTemplate(e *story.Effect, where string) *valueTmpl {
-	if !strings.Contains(e.Agent(), "{{") {
+	if !story.TemplatedAt(story.FieldAgentAlias, e.Agent()) {
 		return nil
 	}
 	t, err := compileValue(e.Agent())

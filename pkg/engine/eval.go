@@ -211,12 +211,12 @@ type text struct {
 // pongo2 first, else the expr template engine, so a `{{ c ? 'a' : 'b' }}`
 // target works on every path (story-runtime §1.6, §5).
 func compileTarget(l *expr.PongoLoader, src string) (*text, error) {
-	t, err := compileText(l, src)
-	var x *expr.Template
-	var xerr error
-	if story.IsTemplated(src) {
-		x, xerr = expr.CompileTemplate(src)
+	if !story.TemplatedAt(story.FieldTarget, src) {
+		// a {% %} tag alone is a path (conformance tag-only-targets)
+		return &text{src: src}, nil
 	}
+	t, err := compileText(l, src)
+	x, xerr := expr.CompileTemplate(src)
 	if err == nil {
 		t.hx, t.hxErr = x, xerr
 		return t, nil

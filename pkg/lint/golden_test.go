@@ -32,11 +32,12 @@ func TestBrokenGolden(t *testing.T) {
 // TestPhasesExpandedGolden pins what the check of the expanded phases:
 // states finds (testdata/phases-expanded/<rule>: a generated target that
 // does not exist, a nested generated state handling a checkpoint intent, a
-// guard a substituted quote breaks), each refused upstream at load, as
+// guard a substituted quote breaks, an undeclared with.agent named per
+// generated state), each refused upstream at load, as
 // TestBrokenGolden prints them. Regenerate with -run PhasesExpandedGolden
 // -update.
 func TestPhasesExpandedGolden(t *testing.T) {
-	for _, rule := range []string{"target", "intent", "expr", "template"} {
+	for _, rule := range []string{"target", "intent", "expr", "template", "agent-invoke"} {
 		dir := filepath.Join(fixtures, "phases-expanded", rule)
 		_, ds := Load(dir, story.Options{LookupEnv: noEnv})
 		if !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == rule && d.Severity == diag.Error }) {

@@ -44,7 +44,7 @@ var aliasWorldRefRe = &lazyre.Regexp{Expr: `^\{\{\s*world\.([A-Za-z_][A-Za-z0-9_
 // renders to declared aliases: x's default and values.
 func checkAgentTemplate(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		if !story.IsTemplated(e.Agent()) || agentVerb(e.Invoke) == "" || site.Template {
+		if !story.TemplatedAt(story.FieldAgentAlias, e.Agent()) || agentVerb(e.Invoke) == "" || site.Template {
 			return
 		}
 		m := aliasWorldRefRe.FindStringSubmatch(strings.TrimSpace(e.Agent()))
@@ -60,7 +60,7 @@ func checkAgentTemplate(c *checker) {
 			if !ok || s == "" || story.IsTemplated(s) {
 				continue
 			}
-			if c.st.AgentPlugins[s] == nil && !c.st.PluginDeclared(s) && pluginFor(c.st, s) == nil {
+			if !c.aliasDeclared(s) {
 				c.rep.Warnf(e.PosOf("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
 					site.String(), e.Agent(), s, m[1], nameList(c.declaredAliases(), ", "))
 			}

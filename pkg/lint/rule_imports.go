@@ -61,7 +61,7 @@ func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Stor
 	entry := cmp.Or(im.Entry, ch.Root)
 	if entry == "" {
 		c.rep.Errf(im.At("entry"), story.RuleImports, "imports.%s: entry is required (child declares no root either)", alias)
-	} else if !story.IsTemplated(entry) && !story.HasTop(ch, entry) && !ch.PhaseGenerated(entry) && ch.Imports[entry] == nil {
+	} else if !story.TemplatedAt(story.FieldInitial, entry) && !story.HasTop(ch, entry) && !ch.PhaseGenerated(entry) && ch.Imports[entry] == nil {
 		if im.Entry == "" && ch.StateAt(entry) == nil {
 			return // only the child's undeclared root: its own check reports it
 		}

@@ -85,6 +85,7 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 // to the states its phase expansion generates.
 var expandedRules = map[string]bool{
 	ruleTarget.ID: true, ruleExits.ID: true, story.RuleIntent.ID: true, ruleExpr.ID: true, ruleTemplate.ID: true,
+	ruleAgentInvoke.ID: true, // an undeclared with.agent, named per generated state
 }
 
 // expandedWarnings are the warnings kept on expanded states: those about a

@@ -104,9 +104,9 @@ func (c *checker) checkStateTimeout(s *story.State) {
 	}
 	if t.Target == "" {
 		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'target' field", s.Path)
-	} else if strings.HasPrefix(t.Target, ".") || strings.Contains(t.Target, "/") || story.IsTemplated(t.Target) { // conformance clock/child, timeout-slash-target
+	} else if strings.HasPrefix(t.Target, ".") || strings.Contains(t.Target, "/") || story.TemplatedAt(story.FieldTarget, t.Target) { // conformance clock/child, timeout-slash-target; a {% %} one alone is refused (rule target)
 		fix := "write the absolute state path with dots"
-		if to, within := story.ClimbPath(s.Path, t.Target); c.st.Imported() && !story.IsTemplated(t.Target) && within && c.st.State(to) != nil {
+		if to, within := story.ClimbPath(s.Path, t.Target); c.st.Imported() && !story.TemplatedAt(story.FieldTarget, t.Target) && within && c.st.State(to) != nil {
 			fix = fmt.Sprintf("write the folded path `%s` (under this alias only)", spelled(c.st, s.Path, to, -1))
 		}
 		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative, templated or written with slashes, and a timeout target is looked up as written, so this timeout never fires; %s", s.Path, t.Target, fix)

@@ -33,7 +33,7 @@ func checkArcTargetSyntax(c *checker, pc *pongoCheck) {
 	hops := emittedIntents(c)
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		src := t.Target
-		if !story.IsTemplated(src) || stateRead(src) {
+		if !story.TemplatedAt(story.FieldTarget, src) || stateRead(src) {
 			return
 		}
 		p := t.TargetPos()
@@ -70,7 +70,7 @@ func checkArcTargetSyntax(c *checker, pc *pongoCheck) {
 func checkCompletionTargetSyntax(c *checker, pc *pongoCheck) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		src := e.Target()
-		if site.Template || site.Inline || site.State == nil || !site.OnComplete || !story.IsTemplated(src) || stateRead(src) {
+		if site.Template || site.Inline || site.State == nil || !site.OnComplete || !story.TemplatedAt(story.FieldTarget, src) || stateRead(src) {
 			return
 		}
 		xerr := c.compileTemplate(src)
@@ -92,8 +92,8 @@ func checkCompletionTargetSyntax(c *checker, pc *pongoCheck) {
 	})
 }
 
-// checkInitialSyntax judges each templated initial: against pongo2, which
-// renders it on every path.
+// checkInitialSyntax judges each templated initial: (an import's entry:
+// included) against pongo2, which renders it on every path.
 func checkInitialSyntax(c *checker, pc *pongoCheck) {
 	for _, s := range c.states() {
 		src := s.Initial()
@@ -103,6 +103,17 @@ func checkInitialSyntax(c *checker, pc *pongoCheck) {
 		if perr := pc.compiled(compiledPongoInline, pc.inlineLoader, src); perr != nil {
 			c.rep.Warnf(c.errAt(s.InitialPos(), src, perr), ruleTargetSyntax, "state %q initial: %q does not compile as pongo2 (%s), which renders an initial: on every path: every turn that enters %q fails, on both engines; %s",
 				s.Path, src, oneLine(perr), s.Path, targetSyntaxFix)
+		}
+	}
+	for _, alias := range sortedMapKeys(c.st.Imports) {
+		// an import's entry: is its wrapper state's initial:
+		im := c.st.Imports[alias]
+		if !story.TemplatedAt(story.FieldInitial, im.Entry) || stateRead(im.Entry) {
+			continue
+		}
+		if perr := pc.compiled(compiledPongoInline, pc.inlineLoader, im.Entry); perr != nil {
+			c.rep.Warnf(c.errAt(im.At("entry"), im.Entry, perr), ruleTargetSyntax, "imports.%s: entry %q does not compile as pongo2 (%s), which renders it as the initial: of the state %q on every path: every turn that enters %q fails, on both engines; %s",
+				alias, im.Entry, oneLine(perr), alias, alias, targetSyntaxFix)
 		}
 	}
 }

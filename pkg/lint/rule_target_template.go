@@ -23,7 +23,7 @@ var stateRefRe = &lazyre.Regexp{Expr: `(?:^|[^.\w])(state)\s*[.\[]`}
 // session's state.
 func checkTargetTemplates(c *checker) {
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
-		if !story.IsTemplated(t.Target) {
+		if !story.TemplatedAt(story.FieldTarget, t.Target) {
 			return
 		}
 		p := t.TargetPos()
@@ -43,7 +43,7 @@ func checkTargetTemplates(c *checker) {
 	})
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		written := armWrites(t.Effects)
-		if len(written) == 0 || story.IsTemplated(t.Target) {
+		if len(written) == 0 || story.TemplatedAt(story.FieldTarget, t.Target) {
 			return
 		}
 		dst, err := s.Resolve(t.Target)
@@ -77,7 +77,7 @@ func checkTargetTemplates(c *checker) {
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		if site.Template || site.State == nil || !site.OnComplete || !story.IsTemplated(e.Target()) {
+		if site.Template || site.State == nil || !site.OnComplete || !story.TemplatedAt(story.FieldTarget, e.Target()) {
 			return
 		}
 		c.targetState(site.State, "on_complete", e.Target(), e.PosOf("target"))

@@ -82,6 +82,13 @@ func TestTagOnlyTargetIsAPath(t *testing.T) {
 	if len(lines) != 3 || !lines[9] || !lines[11] || !lines[16] {
 		t.Errorf("target errors at lines %v, want 9, 11 and 16: %s", lines, render(ds))
 	}
+	// a path is no template: no target-syntax finding about how it would
+	// render, no timeout warning that it is templated
+	for _, d := range ds {
+		if lines[d.Line] && d.Rule != ruleTarget.ID {
+			t.Errorf("a tag-only target is refused as a path alone; got %s", d)
+		}
+	}
 }
 
 // The same for emit_intent: upstream renders it only when it holds {{,

@@ -113,7 +113,7 @@ func (w *reachWalk) visit(s *story.State) {
 
 // follow enters what target, written in from, leads to.
 func (w *reachWalk) follow(from *story.State, target string) {
-	if story.IsTemplated(target) {
+	if story.TemplatedAt(story.FieldTarget, target) {
 		names, known := w.vals.templateTargets(target)
 		if !known {
 			w.giveUp = true
@@ -138,6 +138,9 @@ func (w *reachWalk) follow(from *story.State, target string) {
 // onError follows an on_error target; a "../" one climbs from the states
 // the turn can end in (rule_on_error.go).
 func (w *reachWalk) onError(site effSite, target string) {
+	if story.IsTemplated(target) {
+		return // never rendered, it names no state (conformance on-error-template-literal)
+	}
 	if !strings.HasPrefix(strings.TrimSpace(target), "..") {
 		w.follow(site.State, target)
 		return

@@ -2,7 +2,11 @@ package lint
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // A templated target counts for its statically known values; only one that
@@ -27,5 +31,18 @@ func TestTemplateTargets(t *testing.T) {
 		if known != tc.known || (known && !slices.Equal(got, tc.want)) {
 			t.Errorf("%s: %v %v, want %v %v", tc.tpl, got, known, tc.want, tc.known)
 		}
+	}
+}
+
+// An on_error target is looked up as written, never rendered (conformance
+// on-error-template-literal): "{{ 'x1' }}" reaches no state, so x1, which
+// nothing else names, is unreachable.
+func TestOnErrorTemplateReachesNothing(t *testing.T) {
+	src := "app: {id: t}\nroot: a\nhosts: [host.x]\nstates:\n  a:\n    on_enter: [{invoke: host.x, on_error: \"{{ 'x1' }}\"}]\n  x1: {}\n"
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
+	if !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool {
+		return d.Rule == ruleUnreachable.ID && strings.Contains(d.Message, `state "x1" is unreachable`)
+	}) {
+		t.Errorf("want x1 unreachable, got:\n%s", render(ds))
 	}
 }

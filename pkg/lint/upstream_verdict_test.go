@@ -627,6 +627,25 @@ func TestUntrimmedTargetsAsUpstream(t *testing.T) {
 	})
 }
 
+// A phases.graph entry's on_enter replaces the template's on_enter in the
+// entry's {id}_executing state, and upstream checks its with.agent there
+// only: with no _executing state in the template the entry's effects land
+// nowhere and an undeclared persona in them loads (verdicts recorded from
+// the existing engine; ours refused it at
+// phases.graph["a"] on_enter[0] before).
+func TestPhaseGraphPersonaAsUpstream(t *testing.T) {
+	story := func(state string) string {
+		return "app: {id: t}\nhosts: [host.agent.ask]\nintents: {go: {}}\nagents: {judge: {system_prompt: j}}\nroot: s0\n" +
+			"phase_templates:\n  leg:\n    states:\n      '{id}_" + state + "': {view: X}\n" +
+			"phases:\n  template: leg\n  graph:\n    a: {on_enter: [{invoke: host.agent.ask, with: {agent: ghost, prompt: hi}}]}\n" +
+			"states:\n  s0: {on: {go: [{target: a_" + state + "}]}}\n"
+	}
+	runVerdicts(t, []verdictCase{
+		{"no-executing-state", story("x"), true, true},
+		{"executing-state", story("executing"), false, false},
+	})
+}
+
 // unrunnable reports whether any diagnostic of ds is [Blocking].
 func unrunnable(ds []diag.Diagnostic) bool { return slices.ContainsFunc(ds, Blocking) }
 

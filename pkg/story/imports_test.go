@@ -145,3 +145,21 @@ func TestImportsUnreadPastFoldStates(t *testing.T) {
 		t.Errorf("the production limit is %d, want MaxFoldImportedStates", (Options{}).loadedStates())
 	}
 }
+
+// Upstream's fold drops an imported story's providers: and agent_plugins:
+// unchecked, a null declaration included ("providers: {p: null}" loads
+// under an import, gen write -kind lint -wrap 1 -seed 128431); on its own
+// the same story is refused. Ours warns under an import.
+func TestChildNullDeclarationsWarn(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", "app: {id: p}\nroot: s\nimports:\n  kid: {source: ./kid}\nstates:\n  s: {}\n")
+	write(t, dir, "kid/app.yaml", "app: {id: k}\nroot: a\nproviders:\n  p: null\nagent_plugins:\n  agent.z: null\nstates: {a: {}}\n")
+	_, ds := Load(dir, Options{})
+	if len(ds) != 2 || diag.HasErrors(ds) {
+		t.Errorf("want two warnings, got:\n%s", render(ds))
+	}
+	_, ds = Load(dir+"/kid", Options{})
+	if errs, _ := diag.Count(ds); errs != 2 {
+		t.Errorf("on its own: want two errors, got:\n%s", render(ds))
+	}
+}

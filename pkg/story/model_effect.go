@@ -153,11 +153,13 @@ func (s *State) PosOf(key string) Pos {
 	return s.Pos
 }
 
-// CopyKeyPos gives e the key positions of src (a copy has none of its own).
+// CopyKeyPos gives e the key positions of src, its with: values' too (a
+// copy has none of its own; the with: index is never changed once read).
 func (e *Effect) CopyKeyPos(src *Effect) {
 	if len(src.keys) > 0 {
 		e.keys = append([]keyAt(nil), src.keys...)
 	}
+	e.with = src.with
 }
 
 // SetKeyPos records where the value of key is, for an effect built outside

@@ -108,6 +108,10 @@ states:
 		{"d", 0, "", true}, // a bare name is absolute, not a sibling
 		{"@exit:done", TargetExit, "", false},
 		{"{{ world.next }}", TargetTemplate, "", false},
+		{"{{go", TargetTemplate, "", false},
+		// a {% %} tag alone is a path, looked up as written (tag-only-targets)
+		{"{% if true %}e{% endif %}", 0, "", true},
+		{"{%e", 0, "", true},
 	}
 	for _, tc := range cases {
 		got, err := c.Resolve(tc.target)

@@ -61,8 +61,7 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 	pr := &Provider{Name: name, Pos: p.Pos(k), Env: map[string]string{}}
 	where := "providers." + name
 	if yamlnode.IsNull(v) {
-		p.Errf(p.Pos(k), RuleProvider, "providers.%s: empty declaration", name)
-		pr.declaredEmpty = true
+		pr.declaredEmpty = true // reported by resolveProviders, a top story's only
 		return pr
 	}
 	p.Fields(v, where, yamlnode.Fields{

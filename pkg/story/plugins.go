@@ -230,6 +230,7 @@ func (l *loader) resolveProviders(st *Story) {
 	for _, n := range slices.Sorted(maps.Keys(st.Providers)) {
 		pr := st.Providers[n]
 		if pr.declaredEmpty {
+			l.rep.Errf(pr.Pos, RuleProvider, "providers.%s: empty declaration", n)
 			continue
 		}
 		if pr.Model == "" && pr.Effort == "" && len(pr.Env) == 0 {

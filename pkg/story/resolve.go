@@ -17,7 +17,8 @@ const (
 	TargetState
 	// TargetExit: "@exit:<name>" (Target.Exit is set).
 	TargetExit
-	// TargetTemplate: a {{ }} / {% %} template, rendered at run time.
+	// TargetTemplate: a target holding {{, rendered at run time (a {% %}
+	// tag alone is a path: TemplatedAt(FieldTarget)).
 	TargetTemplate
 	// TargetPhase: a state phases: expansion generates, not in this model.
 	TargetPhase
@@ -75,7 +76,7 @@ func (st *Story) resolveAt(base string, from *State, target string) (Target, err
 	switch {
 	case t == "" || t == ".":
 		return Target{Kind: TargetStay}, nil
-	case IsTemplated(t):
+	case TemplatedAt(FieldTarget, t):
 		return Target{Kind: TargetTemplate}, nil
 	case strings.HasPrefix(t, "@exit:"):
 		return Target{Kind: TargetExit, Exit: strings.TrimPrefix(t, "@exit:")}, nil

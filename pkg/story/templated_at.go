@@ -29,6 +29,10 @@ const (
 	// FieldAgentRef is meta_modes.*.agent, off_path.agent or
 	// agent_off_ramp.agent: always looked up in agents, {{ included.
 	FieldAgentRef
+	// FieldAgentAlias is an agent invoke's effect-level agent: (an
+	// agent_plugins alias), rendered at dispatch only when it holds {{: a
+	// {% %} one names the alias as written.
+	FieldAgentAlias
 	// FieldCacheMaxAge is routing.cache_max_age, always parsed as a
 	// duration: a template of any kind is refused.
 	FieldCacheMaxAge
@@ -40,7 +44,7 @@ const (
 // place they are written down.
 func TemplatedAt(f TextField, s string) bool {
 	switch f {
-	case FieldTimeoutAfter, FieldTarget, FieldPersona, FieldProvider:
+	case FieldTimeoutAfter, FieldTarget, FieldPersona, FieldProvider, FieldAgentAlias:
 		return strings.Contains(s, "{{")
 	case FieldCacheMaxAge, FieldAgentRef, FieldRoot:
 		return false
