@@ -32,6 +32,10 @@ type Diagnostic struct {
 	// No output format prints them.
 	ViaFile string `json:"-"`
 	ViaLine int    `json:"-"`
+	// Place is the place the message starts with, as data (the zero Place
+	// when it starts with none): Message starts with Place.String() as
+	// the finding was made. No output format prints it.
+	Place Place `json:"-"`
 }
 
 // String renders the one-line human form `file:line:col: severity: message

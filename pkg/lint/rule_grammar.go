@@ -61,7 +61,7 @@ func (c *checker) eachGrammarSend(fn func(g grammarSend)) {
 			return
 		}
 		if err != nil {
-			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.String(), e.Agent(), path, safefile.ErrText(err))
+			c.rep.ErrAt(e.WithPos("schema"), site.Place(), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.String(), e.Agent(), path, safefile.ErrText(err))
 			return
 		}
 		fn(c.grammarSend(e, site, path, abs, raw))

@@ -67,7 +67,7 @@ func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Stor
 		}
 		// upstream's wording: the fold's wrapper state names the entry as
 		// its initial child (foldPlaces adds the importer's own prefix)
-		c.rep.Errf(im.At("entry"), story.RuleImports, "state %q: initial child %q does not exist (imports.%s: entry %q is not a top-level state of the child %s)", alias, entry, alias, entry, ch.File)
+		c.rep.ErrAt(im.At("entry"), diag.StatePlace(alias), story.RuleImports, "state %q: initial child %q does not exist (imports.%s: entry %q is not a top-level state of the child %s)", alias, entry, alias, entry, ch.File)
 	}
 }
 
