@@ -31,7 +31,13 @@ func (r *Reporter) Warnf(p Pos, rule *diag.Rule, format string, a ...any) {
 // not start with it carries no place.
 func (r *Reporter) AddAt(p Pos, at diag.Place, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
 	r.Add(p, sev, rule, format, a...)
-	if d := &r.Diags[len(r.Diags)-1]; strings.HasPrefix(d.Message, at.String()) {
+	placeLast(r.Diags, at)
+}
+
+// placeLast gives the last of ds the place at when its message starts
+// with it.
+func placeLast(ds []diag.Diagnostic, at diag.Place) {
+	if d := &ds[len(ds)-1]; !at.IsZero() && strings.HasPrefix(d.Message, at.String()) {
 		d.Place = at
 	}
 }

@@ -96,7 +96,7 @@ func (c *checker) grammarSend(e *story.Effect, site effSite, path, abs string, r
 func checkGrammar(c *checker) {
 	c.eachGrammarSend(func(g grammarSend) {
 		for _, v := range g.subset {
-			c.rep.Errf(g.e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", g.site.String(), g.e.Agent(), g.path, v.String(), v.Construct, v.Pointer)
+			c.rep.ErrAt(g.e.WithPos("schema"), g.site.Place(), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", g.site.String(), g.e.Agent(), g.path, v.String(), v.Construct, v.Pointer)
 		}
 	})
 }

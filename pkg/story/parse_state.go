@@ -66,7 +66,9 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		{Key: "type", Str: &s.Type, Read: func(_, _ *yaml.Node) { s.Parallel = s.Type == "parallel" }},
 		{Key: "mode", Str: &more.Mode},
 		{Key: "description", Str: &s.Description},
-		{Key: "view", Read: func(_, v *yaml.Node) { s.View = p.parseView(v, where+".view", "state "+strconv.Quote(s.Path)+": view", diag.StatePlace(s.Path)) }},
+		{Key: "view", Read: func(_, v *yaml.Node) {
+			s.View = p.parseView(v, where+".view", "state "+strconv.Quote(s.Path)+": view", diag.StatePlace(s.Path))
+		}},
 		{Key: "terminal", Bool: &s.Terminal},
 		{Key: "decider", Str: &more.Decider},
 		{Key: "write_mode", Str: &more.WriteMode},
@@ -77,7 +79,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.OnEnter = p.parseEffectsAt(v, yamlnode.Place{Where: where, Key: "on_enter", Keyed: true})
 		}},
 		{Key: "on_exit", Read: func(kk, v *yaml.Node) {
-			p.Errf(p.Pos(kk), RuleOnExit, "state %q: unknown field \"on_exit\": the story format has no on_exit (the existing engine refuses the story); move these effects to the effects: of the transitions that leave the state, or to the on_enter of the next state", s.Path)
+			p.ErrAt(p.Pos(kk), diag.StatePlace(s.Path), RuleOnExit, "state %q: unknown field \"on_exit\": the story format has no on_exit (the existing engine refuses the story); move these effects to the effects: of the transitions that leave the state, or to the on_enter of the next state", s.Path)
 			more.OnExit = p.parseEffects(v, where+".on_exit")
 		}, Refused: true},
 		{Key: "intents", Read: func(_, v *yaml.Node) {

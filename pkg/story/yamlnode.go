@@ -20,7 +20,7 @@ type fileParser struct {
 	// at is the place (diag.Place) of the view or intent being parsed,
 	// which its structure errors start with: kept as data on them, so
 	// pkg/lint names it as the fold does without reading the message.
-	at diag.Place
+	at  diag.Place
 	dir string // absolute directory of the file
 	// owned: the tree is this parse's alone, so parsed states release nodes.
 	owned bool
