@@ -85,7 +85,7 @@ func appendDiag(out *[]diag.Diagnostic, pos Pos, sev diag.Severity, rule *diag.R
 		msg = strings.TrimSpace(msg[:i])
 	}
 	*out = append(*out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col,
-		Severity: sev, Rule: rule.ID, Message: msg})
+		Severity: sev, Rule: rule.ID, Message: msg, Format: format})
 }
 
 // Pos is the position of n in the walker's file.
