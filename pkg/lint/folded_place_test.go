@@ -55,6 +55,24 @@ func TestParsePlaceGolden(t *testing.T) {
 	}
 }
 
+// TestImportedIncludePlaceGolden: an error in a file an imported child
+// includes (include:) names its place as the fold names it, as one in the
+// child's own file does, two levels down too (`state "kid.b"`, `intent
+// "kid__put" slot "v"`, `state "mid.deep.e" intent "mid__deep__fin"`):
+// upstream checks the child once its includes are merged and it is
+// folded. The load's own errors there kept the child's names before
+// (foldLoadPlaces knew the child's story file only). upstream.txt is the
+// existing engine's validate output on the story, recorded (regenerate
+// ours with -run ImportedIncludePlaceGolden -update).
+func TestImportedIncludePlaceGolden(t *testing.T) {
+	dir := filepath.Join(fixtures, "imported-include")
+	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+	checkGoldenAt(t, filepath.Join(dir, "expect.golden"), ds)
+	if n := matchUpstreamPlaces(t, ds, filepath.Join(dir, "upstream.txt"), 8); len(ds) != n {
+		t.Errorf("%d findings, want upstream's %d:\n%s", len(ds), n, render(ds))
+	}
+}
+
 // matchUpstreamPlaces checks that each place the recorded upstream
 // validate output at path names (at least want of them) starts one of
 // ds's errors, and returns how many it names.
