@@ -41,11 +41,20 @@ func foldedPlace(st *story.Story, prefix string, p diag.Place) diag.Place {
 // "go2" effects[0]`) as the fold names it when st is imported, for a
 // message that names it after its start.
 func foldedSite(st *story.Story, site *story.EffectPlace) string {
-	own, name := site.Place(), site.String()
-	if prefix := foldedPrefix(st); prefix != "" && !own.IsZero() {
-		return foldedPlace(st, prefix, own).String() + name[len(own.String()):]
+	if prefix := foldedPrefix(st); prefix != "" {
+		return renamedSite(site, foldedPlace(st, prefix, site.Place()))
 	}
-	return name
+	return site.String()
+}
+
+// renamedSite is the name of the effect place site with the place it
+// starts with (site.Place()) named as to names it.
+func renamedSite(site *story.EffectPlace, to diag.Place) string {
+	own, name := site.Place(), site.String()
+	if own.IsZero() {
+		return name
+	}
+	return to.String() + name[len(own.String()):]
 }
 
 // foldLoadPlaces is foldPlaces for the load's own errors (pkg/story's,
