@@ -24,10 +24,11 @@ func foldPlaces(st *story.Story, ds []diag.Diagnostic) {
 	}
 	for i := range ds {
 		d := &ds[i]
-		if d.Severity != diag.Error || d.Place.IsZero() {
-			continue
+		// a message clipped inside its place (diag.ClipMessage) keeps it
+		rest, whole := strings.CutPrefix(d.Message, d.Place.String())
+		if d.Severity == diag.Error && !d.Place.IsZero() && whole {
+			d.Message = foldedPlace(st, prefix, d.Place).String() + rest
 		}
-		d.Message = foldedPlace(st, prefix, d.Place).String() + d.Message[len(d.Place.String()):]
 	}
 }
 

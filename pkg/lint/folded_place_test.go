@@ -116,3 +116,18 @@ func TestImportedInterfaceLiftedName(t *testing.T) {
 		t.Errorf("want upstream's one error at the child's line, got:\n%s", render(ds))
 	}
 }
+
+// A load error whose message diag.Sort clipped inside its place (a state
+// name past half of diag.MaxMessage) is left as clipped, not cut again at
+// the place's length.
+func TestFoldPlacesClippedMessage(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("s", diag.MaxMessage)
+	write(t, dir, "app.yaml", "app: {id: p}\nintents: {go: {}}\nimports:\n  kid: {source: ./kid}\nroot: s\nstates:\n  s:\n    on:\n      go: [{target: kid}]\n")
+	write(t, dir, "kid/app.yaml", "app: {id: k}\nroot: a\nstates:\n  a: {}\n  ? "+long+"\n  : {view: [{kv: {pairs: {}}}]}\n")
+	_, ds := Load(dir, story.Options{})
+	i := slices.IndexFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == story.RuleView.ID })
+	if i < 0 || !strings.HasPrefix(ds[i].Message, `state "`+long[:100]) || !strings.HasSuffix(ds[i].Message, "kv requires pairs: with at least one entry") {
+		t.Errorf("want the clipped kv error as the load made it, got:\n%s", render(ds))
+	}
+}
