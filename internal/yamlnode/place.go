@@ -3,6 +3,8 @@ package yamlnode
 import (
 	"strconv"
 	"strings"
+
+	"kitsoki/pkg/diag"
 )
 
 // Place names a block in messages (`state "a".on_enter[2]`), put together
@@ -28,6 +30,15 @@ func (pl Place) String() string {
 		s = Indexed(s, pl.Idx)
 	}
 	return pl.Pre + s
+}
+
+// named is the state a block placed `state "path"...` lies in, as data
+// (no place for any other block).
+func (pl Place) named() diag.Place {
+	if pl.Pre == "state " && pl.Quote {
+		return diag.StatePlace(pl.Where)
+	}
+	return diag.Place{}
 }
 
 // Item is the place of item i of the list at pl.

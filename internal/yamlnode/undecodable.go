@@ -63,11 +63,11 @@ func (w *Walker) badMerge(v *yaml.Node, at Place) {
 	case d.Kind == yaml.SequenceNode:
 		for i, it := range d.Content {
 			if m := Deref(it); m == nil || m.Kind != yaml.MappingNode {
-				w.Report(w.Pos(it), diag.Error, w.Rules.Type, "%s: %s, got %s as item %d", at.String(), want, Describe(m), i)
+				w.ReportAt(w.Pos(it), at, diag.Error, w.Rules.Type, "%s: %s, got %s as item %d", at.String(), want, Describe(m), i)
 			}
 		}
 	default:
-		w.Report(w.Pos(v), diag.Error, w.Rules.Type, "%s: %s, got %s", at.String(), want, Describe(d))
+		w.ReportAt(w.Pos(v), at, diag.Error, w.Rules.Type, "%s: %s, got %s", at.String(), want, Describe(d))
 	}
 	if v.Kind != yaml.AliasNode {
 		w.Undecodable(v, at)
@@ -84,14 +84,14 @@ func (w *Walker) badScalar(n *yaml.Node, at Place) {
 	}
 	tag := n.ShortTag()
 	if tag == "!!binary" {
-		w.Report(w.Pos(n), diag.Error, w.Rules.Type, "%s: the !!binary value is not base64: fix it, or drop the tag to keep the text", at.String())
+		w.ReportAt(w.Pos(n), at, diag.Error, w.Rules.Type, "%s: the !!binary value is not base64: fix it, or drop the tag to keep the text", at.String())
 		return
 	}
 	if !strings.Contains(err.Error(), "cannot decode") {
-		w.Report(w.Pos(n), diag.Error, w.Rules.Type, "%s: %s", at.String(), strings.TrimPrefix(err.Error(), "yaml: "))
+		w.ReportAt(w.Pos(n), at, diag.Error, w.Rules.Type, "%s: %s", at.String(), strings.TrimPrefix(err.Error(), "yaml: "))
 		return
 	}
-	w.Report(w.Pos(n), diag.Error, w.Rules.Type, "%s: %s is not %s: drop the tag %s to keep the text, or write %s", at.String(), Describe(n), tagShape(tag), tag, tagShape(tag))
+	w.ReportAt(w.Pos(n), at, diag.Error, w.Rules.Type, "%s: %s is not %s: drop the tag %s to keep the text, or write %s", at.String(), Describe(n), tagShape(tag), tag, tagShape(tag))
 }
 
 // tagShape names what a scalar of the YAML tag holds.

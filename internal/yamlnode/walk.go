@@ -70,6 +70,13 @@ func (w *Walker) Report(pos Pos, sev diag.Severity, rule *diag.Rule, format stri
 	appendDiag(w.Out, pos, sev, rule, format, a...)
 }
 
+// ReportAt is Report for a message that starts with the block at names:
+// a state's (`state "a"`) is kept on the finding as its place.
+func (w *Walker) ReportAt(pos Pos, at Place, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
+	w.Report(pos, sev, rule, format, a...)
+	placeLast(*w.Out, at.named())
+}
+
 // appendDiag appends a diagnostic at pos under rule to *out, its message cut
 // at its first line break.
 func appendDiag(out *[]diag.Diagnostic, pos Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
@@ -78,7 +85,7 @@ func appendDiag(out *[]diag.Diagnostic, pos Pos, sev diag.Severity, rule *diag.R
 		msg = strings.TrimSpace(msg[:i])
 	}
 	*out = append(*out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col,
-		Severity: sev, Rule: rule.ID, Message: msg})
+		Severity: sev, Rule: rule.ID, Message: msg, Format: format})
 }
 
 // Pos is the position of n in the walker's file.
@@ -122,7 +129,7 @@ func (w *Walker) Intern(s string) string {
 // Leave(n). The path is short, so a scan beats a map.
 func (w *Walker) Enter(n, orig *yaml.Node, at Place) bool {
 	if slices.Contains(w.active, n) || len(w.active) > maxDepth {
-		w.Report(w.Pos(orig), diag.Error, w.Rules.Syntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", at.String())
+		w.ReportAt(w.Pos(orig), at, diag.Error, w.Rules.Syntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", at.String())
 		return false
 	}
 	w.push(n)
@@ -192,7 +199,7 @@ func (w *Walker) Open(n *yaml.Node, kind yaml.Kind, at Place) (*yaml.Node, bool)
 		if kind == yaml.SequenceNode {
 			what = "a list"
 		}
-		w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected %s, got %s", at.String(), what, KindName(n))
+		w.ReportAt(w.Pos(orig), at, diag.Error, w.Rules.Type, "%s: expected %s, got %s", at.String(), what, KindName(n))
 		return nil, false
 	}
 	if !w.Enter(n, orig, at) {
@@ -237,7 +244,7 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			continue
 		}
 		if k.Kind != yaml.ScalarNode {
-			w.Report(w.Pos(k), diag.Error, w.Rules.Type, "%s: mapping keys must be strings, got %s", at.String(), KindName(k))
+			w.ReportAt(w.Pos(k), at, diag.Error, w.Rules.Type, "%s: mapping keys must be strings, got %s", at.String(), KindName(k))
 			continue
 		}
 		key := w.Intern(k.Value)
@@ -259,7 +266,7 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			if a := n.Content[i]; a.Kind == yaml.AliasNode {
 				through = fmt.Sprintf(" (given again through the alias key *%s)", a.Value)
 			}
-			w.Report(w.Pos(n.Content[i]), diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d%s", at.String(), key, prev.Line, prev.Column, through)
+			w.ReportAt(w.Pos(n.Content[i]), at, diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d%s", at.String(), key, prev.Line, prev.Column, through)
 			continue
 		}
 		var f *Field
@@ -287,7 +294,7 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			case unknowns == maxSuggestedKeys+1:
 				msg += fmt.Sprintf(" (no did-you-mean for the unknown keys of this mapping past the first %d)", maxSuggestedKeys)
 			}
-			w.Report(w.Pos(k), unknownSev, w.Rules.Unknown, "%s", msg)
+			w.ReportAt(w.Pos(k), at, unknownSev, w.Rules.Unknown, "%s", msg)
 			continue
 		}
 		if fn != nil {
@@ -307,10 +314,10 @@ func (w *Walker) mergedList(src *yaml.Node, at Place, record bool) {
 	switch {
 	case !w.Typed:
 	case record:
-		w.Report(w.Pos(src), diag.Error, w.Rules.Type, "%s: <<: merges a list of mappings, which the existing engine cannot merge here (sequence was used where mapping is expected); merge one mapping (<<: *a) or write the keys out", at.String())
+		w.ReportAt(w.Pos(src), at, diag.Error, w.Rules.Type, "%s: <<: merges a list of mappings, which the existing engine cannot merge here (sequence was used where mapping is expected); merge one mapping (<<: *a) or write the keys out", at.String())
 	default:
 		if second, first := newDecodedSearch().mergedListRepeat(src); second != nil && w.Rules.Duplicate != nil {
-			w.Report(w.Pos(second), diag.Error, w.Rules.Duplicate, "%s: key %q is in two mappings of one merged list (<<: [...]), the first at line %d, column %d; the existing engine refuses the file (duplicate key %q): keep it in one of them", at.String(), second.Value, first.Line, first.Column, second.Value)
+			w.ReportAt(w.Pos(second), at, diag.Error, w.Rules.Duplicate, "%s: key %q is in two mappings of one merged list (<<: [...]), the first at line %d, column %d; the existing engine refuses the file (duplicate key %q): keep it in one of them", at.String(), second.Value, first.Line, first.Column, second.Value)
 		}
 	}
 }

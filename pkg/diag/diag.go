@@ -32,6 +32,13 @@ type Diagnostic struct {
 	// No output format prints them.
 	ViaFile string `json:"-"`
 	ViaLine int    `json:"-"`
+	// Place is the place the message starts with, as data (the zero Place
+	// when it starts with none): Message starts with Place.String() as
+	// the finding was made. Format is the format the message was made
+	// from: which check made it, for telling two findings at one place
+	// apart without reading their text. No output format prints them.
+	Place  Place  `json:"-"`
+	Format string `json:"-"`
 }
 
 // String renders the one-line human form `file:line:col: severity: message
@@ -55,8 +62,8 @@ func (d Diagnostic) Pos() string {
 }
 
 // Sort orders diagnostics by file, line, column, rule and message, and
-// removes exact duplicates; a message past MaxMessage is shortened
-// (ClipMessage) first.
+// removes duplicates (the same finding, whatever Place and Format say); a
+// message past MaxMessage is shortened (ClipMessage) first.
 func Sort(ds []Diagnostic) []Diagnostic {
 	for i := range ds {
 		ds[i].Message = ClipMessage(ds[i].Message)
@@ -71,9 +78,14 @@ func Sort(ds []Diagnostic) []Diagnostic {
 			cmp.Compare(a.Severity, b.Severity),
 			cmp.Compare(a.ViaFile, b.ViaFile),
 			cmp.Compare(a.ViaLine, b.ViaLine),
+			cmp.Compare(b.Place.String(), a.Place.String()), // a placed one first, kept
+			cmp.Compare(a.Format, b.Format),
 		)
 	})
-	return slices.Compact(ds)
+	return slices.CompactFunc(ds, func(a, b Diagnostic) bool {
+		a.Place, a.Format, b.Place, b.Format = Place{}, "", Place{}, ""
+		return a == b
+	})
 }
 
 // MaxMessage bounds the bytes of a diagnostic's message. Messages quote

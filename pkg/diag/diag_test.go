@@ -35,6 +35,20 @@ func TestSortDeterministicAndDedup(t *testing.T) {
 	}
 }
 
+// The same finding made twice, once with its place as data and by
+// another check, is one finding: Place and Format say how it was made,
+// not what it says.
+func TestSortDedupIgnoresPlaceAndFormat(t *testing.T) {
+	d := Diagnostic{File: "a.yaml", Line: 2, Col: 5, Severity: Error, Rule: "r", Message: `state "a": x`}
+	placed := d
+	placed.Place, placed.Format = StatePlace("a"), "state %q: x"
+	for _, ds := range [][]Diagnostic{{d, placed}, {placed, d}} {
+		if got := Sort(ds); len(got) != 1 || got[0].Place != StatePlace("a") {
+			t.Errorf("want the one finding, its place kept; got %+v", got)
+		}
+	}
+}
+
 func TestHumanSnippetCaret(t *testing.T) {
 	src := map[string][]byte{"a.yaml": []byte("app:\n  idd: x\n")}
 	ds := []Diagnostic{{File: "a.yaml", Line: 2, Col: 3, Severity: Error, Rule: "unknown-key", Message: "unknown key \"idd\""}}

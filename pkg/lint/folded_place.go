@@ -1,103 +1,89 @@
 package lint
 
 import (
-	"strconv"
 	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
-// foldPlaces rewrites the place an error found in the imported child st
-// starts with into the names of the folded story, as upstream words it: it
-// checks the child once the fold has put it into its importer, so `state
-// "a" intent "go2" effects[1]:` reads `state "kid.a" intent "kid__go2"
-// effects[1]:` (TestParsePlaceGolden, pkg/story/testdata/imported-place). The position still names the
-// child's own file and line; warnings, which are kitsoki's own, keep the
-// child's names. A child imported under more than one alias is named
-// under the first, as upstream's report names it first.
+// foldPlaces names the place an error found in the imported child st
+// starts with (its diag.Place, kept where the error was made) as upstream
+// words it: it checks the child once the fold has put it into its
+// importer, so `state "a" intent "go2" effects[1]:` reads `state "kid.a"
+// intent "kid__go2" effects[1]:` (TestParsePlaceGolden,
+// pkg/story/testdata/imported-place). The position and the Place still
+// name the child's own file, line and names; warnings, which are
+// kitsoki's own, keep the child's names in their message too. A child
+// imported under more than one alias is named under the first, as
+// upstream's report names it first.
 func foldPlaces(st *story.Story, ds []diag.Diagnostic) {
 	prefix := foldedPrefix(st)
 	if prefix == "" {
 		return
 	}
 	for i := range ds {
-		if ds[i].Severity == diag.Error {
-			ds[i].Message = foldedPlace(st, prefix, ds[i].Message)
+		d := &ds[i]
+		// a message clipped inside its place (diag.ClipMessage) keeps it
+		rest, whole := strings.CutPrefix(d.Message, d.Place.String())
+		if d.Severity == diag.Error && !d.Place.IsZero() && whole {
+			d.Message = foldedPlace(st, prefix, d.Place).String() + rest
 		}
 	}
+}
+
+// foldedPlace is the place p of st named as the fold names it, st's
+// prefix (foldedPrefix) before its state path.
+func foldedPlace(st *story.Story, prefix string, p diag.Place) diag.Place {
+	return p.Renamed(func(path string) string { return prefix + "." + path }, func(in string) string { return foldedIntent(st, in) })
+}
+
+// foldedSite is the name of the effect place site (`state "a" intent
+// "go2" effects[0]`) as the fold names it when st is imported, for a
+// message that names it after its start.
+func foldedSite(st *story.Story, site *story.EffectPlace) string {
+	if prefix := foldedPrefix(st); prefix != "" {
+		return renamedSite(site, foldedPlace(st, prefix, site.Place()))
+	}
+	return site.String()
+}
+
+// renamedSite is the name of the effect place site with the place it
+// starts with (site.Place()) named as to names it.
+func renamedSite(site *story.EffectPlace, to diag.Place) string {
+	own, name := site.Place(), site.String()
+	if own.IsZero() {
+		return name
+	}
+	return to.String() + name[len(own.String()):]
 }
 
 // foldLoadPlaces is foldPlaces for the load's own errors (pkg/story's,
-// found while parsing): each one in a file of an imported child is named
-// as the fold names it. A child's file is its story file (the first
-// alias's, as foldPlaces); one it includes keeps the child's own names.
+// found while parsing): each one in a file of an imported child, its
+// story file or one it includes, is named as the fold names it (the
+// first alias's, as foldPlaces).
 func foldLoadPlaces(st *story.Story, ds []diag.Diagnostic) {
 	owner := map[string]*story.Story{}
 	for _, c := range st.Children() {
-		if owner[c.File] == nil {
-			owner[c.File] = c
+		for _, f := range c.Manifests {
+			if owner[f] == nil {
+				owner[f] = c
+			}
 		}
 	}
 	for i := range ds {
-		if c := owner[ds[i].File]; c != nil && ds[i].Severity == diag.Error {
-			ds[i].Message = foldedPlace(c, foldedPrefix(c), ds[i].Message)
+		if c := owner[ds[i].File]; c != nil {
+			foldPlaces(c, ds[i:i+1])
 		}
 	}
 }
 
-// foldedPlace is msg with its leading `state "P"` (and the ` intent "I"`
-// after it), or its leading `intent "I"`, named as the fold names them,
-// and the `on state "P"'s on: arcs` of an undeclared emit_intent with it.
-func foldedPlace(st *story.Story, prefix, msg string) string {
-	if prefix == "" {
-		return msg
-	}
-	if intent, rest, ok := cutQuoted(msg, "intent "); ok {
-		return "intent " + strconv.Quote(foldedIntent(st, intent)) + rest
-	}
-	path, rest, ok := cutQuoted(msg, "state ")
-	if !ok {
-		return msg
-	}
-	folded := prefix + "." + path
-	var b strings.Builder
-	b.WriteString("state " + strconv.Quote(folded))
-	if intent, after, ok := cutQuoted(rest, " intent "); ok {
-		b.WriteString(" intent " + strconv.Quote(foldedIntent(st, intent)))
-		rest = after
-	}
-	own := "state " + strconv.Quote(path) + "'s on: arcs"
-	b.WriteString(strings.Replace(rest, own, "state "+strconv.Quote(folded)+"'s on: arcs", 1))
-	return b.String()
-}
-
-// foldedSite is an effect's place (`state "a" intent "go2" effects[0]`)
-// named as the fold names it when st is imported, for a message that
-// names it after its start.
-func foldedSite(st *story.Story, site string) string {
+// foldedState is the path state st's path names in the folded story.
+func foldedState(st *story.Story, path string) string {
 	if p := foldedPrefix(st); p != "" {
-		return foldedPlace(st, p, site)
+		return p + "." + path
 	}
-	return site
-}
-
-// cutQuoted reads lead followed by a Go-quoted string at the start of s:
-// the string and what follows it.
-func cutQuoted(s, lead string) (name, rest string, ok bool) {
-	after, ok := strings.CutPrefix(s, lead)
-	if !ok {
-		return "", s, false
-	}
-	q, err := strconv.QuotedPrefix(after)
-	if err != nil {
-		return "", s, false
-	}
-	name, err = strconv.Unquote(q)
-	if err != nil {
-		return "", s, false
-	}
-	return name, after[len(q):], true
+	return path
 }
 
 // foldedIntent is the name the intent st's arcs call name has in the top

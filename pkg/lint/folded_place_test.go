@@ -55,6 +55,24 @@ func TestParsePlaceGolden(t *testing.T) {
 	}
 }
 
+// TestImportedIncludePlaceGolden: an error in a file an imported child
+// includes (include:) names its place as the fold names it, as one in the
+// child's own file does, two levels down too (`state "kid.b"`, `intent
+// "kid__put" slot "v"`, `state "mid.deep.e" intent "mid__deep__fin"`):
+// upstream checks the child once its includes are merged and it is
+// folded. The load's own errors there kept the child's names before
+// (foldLoadPlaces knew the child's story file only). upstream.txt is the
+// existing engine's validate output on the story, recorded (regenerate
+// ours with -run ImportedIncludePlaceGolden -update).
+func TestImportedIncludePlaceGolden(t *testing.T) {
+	dir := filepath.Join(fixtures, "imported-include")
+	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+	checkGoldenAt(t, filepath.Join(dir, "expect.golden"), ds)
+	if n := matchUpstreamPlaces(t, ds, filepath.Join(dir, "upstream.txt"), 8); len(ds) != n {
+		t.Errorf("%d findings, want upstream's %d:\n%s", len(ds), n, render(ds))
+	}
+}
+
 // matchUpstreamPlaces checks that each place the recorded upstream
 // validate output at path names (at least want of them) starts one of
 // ds's errors, and returns how many it names.
@@ -96,5 +114,20 @@ func TestImportedInterfaceLiftedName(t *testing.T) {
 	_, ds := Load(dir, story.Options{})
 	if len(ds) != 1 || ds[0].Message != `host_interface "mid__kid__vcs": no default and no host_binding override` || !strings.HasSuffix(ds[0].File, "mid/kid/app.yaml") {
 		t.Errorf("want upstream's one error at the child's line, got:\n%s", render(ds))
+	}
+}
+
+// A load error whose message diag.Sort clipped inside its place (a state
+// name past half of diag.MaxMessage) is left as clipped, not cut again at
+// the place's length.
+func TestFoldPlacesClippedMessage(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("s", diag.MaxMessage)
+	write(t, dir, "app.yaml", "app: {id: p}\nintents: {go: {}}\nimports:\n  kid: {source: ./kid}\nroot: s\nstates:\n  s:\n    on:\n      go: [{target: kid}]\n")
+	write(t, dir, "kid/app.yaml", "app: {id: k}\nroot: a\nstates:\n  a: {}\n  ? "+long+"\n  : {view: [{kv: {pairs: {}}}]}\n")
+	_, ds := Load(dir, story.Options{})
+	i := slices.IndexFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == story.RuleView.ID })
+	if i < 0 || !strings.HasPrefix(ds[i].Message, `state "`+long[:100]) || !strings.HasSuffix(ds[i].Message, "kv requires pairs: with at least one entry") {
+		t.Errorf("want the clipped kv error as the load made it, got:\n%s", render(ds))
 	}
 }

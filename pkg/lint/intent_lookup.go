@@ -3,6 +3,7 @@ package lint
 import (
 	"slices"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -38,17 +39,18 @@ func (c *checker) intentKnown(s *story.State, name string, ancestors bool) bool 
 	return slices.ContainsFunc(c.st.ImportOrder, func(a string) bool { return slices.Contains(c.st.Imports[a].ImportIntent, name) })
 }
 
-// checkArcIntent checks intent in, named at p by what, as seen from s: s
-// has an on: arc for it, it is declared and, with freeText, it declares
-// exactly one required string slot.
-func (c *checker) checkArcIntent(s *story.State, p story.Pos, rule *Rule, what, arcIn, in string, freeText bool) {
+// checkArcIntent checks intent in, named at p by what (which starts with
+// the place at names), as seen from s: s has an on: arc for it, it is
+// declared and, with freeText, it declares exactly one required string
+// slot.
+func (c *checker) checkArcIntent(s *story.State, p story.Pos, rule *Rule, at diag.Place, what, arcIn, in string, freeText bool) {
 	if !s.HasOn(in) {
-		c.rep.Errf(p, rule, "%s %q has no matching on: arc %s", what, in, arcIn)
+		c.rep.ErrAt(p, at, rule, "%s %q has no matching on: arc %s", what, in, arcIn)
 	}
 	if decl := c.lookupIntent(s, in, true); decl == nil {
-		c.rep.Errf(p, rule, "%s %q is not a declared intent", what, in)
+		c.rep.ErrAt(p, at, rule, "%s %q is not a declared intent", what, in)
 	} else if miss := freeTextMiss(decl); freeText && miss != "" {
-		c.rep.Errf(p, rule, "%s %q must declare exactly one required string slot to receive the free-text utterance; %s", what, in, miss)
+		c.rep.ErrAt(p, at, rule, "%s %q must declare exactly one required string slot to receive the free-text utterance; %s", what, in, miss)
 	}
 }
 

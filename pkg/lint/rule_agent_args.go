@@ -56,6 +56,6 @@ func checkAgentArgs(c *checker) {
 		if _, ok := e.With[key]; !ok {
 			pos = e.PosOf("invoke")
 		}
-		c.rep.Warnf(pos, ruleAgentArgs, "%s: %s needs with.%s; the call fails at run time before any agent is asked (%s)", site.String(), e.Invoke, key, why)
+		c.rep.WarnAt(pos, site.Place(), ruleAgentArgs, "%s: %s needs with.%s; the call fails at run time before any agent is asked (%s)", site.String(), e.Invoke, key, why)
 	})
 }

@@ -25,7 +25,7 @@ func checkAgentFiles(c *checker) {
 		if _, ok := c.existing(r.path); !ok && c.st.FileRoot().Inside(c.storyPath(r.path)) {
 			at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
 			if mode, err := os.Stat(c.storyPath(r.path)); err == nil && mode.IsDir() {
-				c.rep.Add(at, diag.Error, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.String(), r.key, r.path, c.st.Dir)
+				c.rep.AddAt(at, site.Place(), diag.Error, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.String(), r.key, r.path, c.st.Dir)
 				return
 			}
 			c.rep.Warnf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
@@ -50,7 +50,7 @@ func (c *checker) inlinePromptRebased(e *story.Effect, site effSite, r fileRef) 
 		return
 	}
 	at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
-	c.rep.Warnf(at, ruleAgentFile, "%s: with.%s %q: inline prompt text in an imported story: both engines re-base it as a path against the child's directory, so the agent is sent %q, not the text; put the text in a file beside the child and name the file, or give the prompt from a template ({{ }})", site.String(), r.key, clipPrompt(r.path), c.st.Dir+string(filepath.Separator)+clipPrompt(r.path))
+	c.rep.WarnAt(at, site.Place(), ruleAgentFile, "%s: with.%s %q: inline prompt text in an imported story: both engines re-base it as a path against the child's directory, so the agent is sent %q, not the text; put the text in a file beside the child and name the file, or give the prompt from a template ({{ }})", site.String(), r.key, clipPrompt(r.path), c.st.Dir+string(filepath.Separator)+clipPrompt(r.path))
 }
 
 // clipPrompt is a prompt's text cut to a line's length for a message.

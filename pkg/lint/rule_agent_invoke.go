@@ -53,7 +53,7 @@ func checkAgentInvokes(c *checker) {
 			personaVerbs[persona] = append(personaVerbs[persona], verb)
 		}
 		if prov, provs := withString(e, "provider"), foldedProviders(c.st); prov != "" && !story.TemplatedAt(story.FieldProvider, prov) && provs[prov] == nil {
-			c.rep.Errf(e.WithPos("provider"), story.RuleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, foldedSite(c.st, site.String()), knownList(sortedMapKeys(provs)))
+			c.rep.Errf(e.WithPos("provider"), story.RuleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, foldedSite(c.st, site.EffectPlace), knownList(sortedMapKeys(provs)))
 		}
 		if verb == "task" {
 			checkTaskInvoke(c, e, site, persona, pe)
@@ -73,11 +73,11 @@ func checkAgentInvokes(c *checker) {
 func checkNonAgentWith(c *checker, e *story.Effect, site effSite) {
 	for _, k := range []string{"agent", "provider"} {
 		if _, ok := e.With[k]; ok {
-			c.rep.Errf(e.WithPos(k), ruleAgentInvoke, "%s: with.%s is only meaningful on host.agent.* invocations (got invoke %q)", site.String(), k, e.Invoke)
+			c.rep.ErrAt(e.WithPos(k), site.Place(), ruleAgentInvoke, "%s: with.%s is only meaningful on host.agent.* invocations (got invoke %q)", site.String(), k, e.Invoke)
 		}
 	}
 	if e.Agent() != "" {
-		c.rep.Warnf(e.PosOf("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.String(), e.Agent(), e.Invoke)
+		c.rep.WarnAt(e.PosOf("agent"), site.Place(), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.String(), e.Agent(), e.Invoke)
 	}
 }
 
@@ -86,10 +86,10 @@ func checkAgentVerb(c *checker, e *story.Effect, site effSite, verb string) {
 	case slices.Contains(agentVerbs, verb):
 	case verb == searchVerb:
 		if c.st.Routing.Embedding() == nil {
-			c.rep.Warnf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.search has no embedder: the story declares no routing.embedding, so every call answers the domain error \"host.agent.search: no embedder configured\" (as upstream's flow runner does); declare routing.embedding.endpoint (a running llama-server --embeddings) or routing.embedding.model", site.String())
+			c.rep.WarnAt(e.PosOf("invoke"), site.Place(), ruleAgentInvoke, "%s: host.agent.search has no embedder: the story declares no routing.embedding, so every call answers the domain error \"host.agent.search: no embedder configured\" (as upstream's flow runner does); declare routing.embedding.endpoint (a running llama-server --embeddings) or routing.embedding.model", site.String())
 		}
 	case slices.Contains(upstreamOnlyVerbs, verb):
-		c.rep.Warnf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.String(), verb, strings.Join(agentVerbs, ", "))
+		c.rep.WarnAt(e.PosOf("invoke"), site.Place(), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.String(), verb, strings.Join(agentVerbs, ", "))
 	default:
 		// upstream loads it and calls it as a plain host handler: a flow
 		// stub answers it, and unstubbed it fails "no handler registered"
@@ -111,7 +111,7 @@ func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 	if c.st.AgentPlugins[alias] != nil || c.st.PluginDeclared(alias) {
 		where = "; this imported story declares it, but the fold keeps only the top story's agent_plugins (on both engines): declare it there"
 	}
-	c.rep.Warnf(e.PosOf("agent"), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude%s%s",
+	c.rep.WarnAt(e.PosOf("agent"), site.Place(), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude%s%s",
 		site.String(), alias, nameList(aliases, ", "), where, c.didYouMean(alias, aliases))
 }
 
@@ -127,7 +127,7 @@ func (c *checker) aliasDeclared(alias string) bool {
 // returns the persona when it is declared here.
 func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) *story.Persona {
 	if _, has := e.With["agent"]; has && persona == "" {
-		c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.String())
+		c.rep.ErrAt(e.WithPos("agent"), site.Place(), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.String())
 	}
 	if persona == "" || story.TemplatedAt(story.FieldPersona, persona) {
 		return nil
@@ -141,7 +141,7 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 		// ("a_x", "b_x"): checkExpanded reports them (expandedRules)
 		return nil
 	}
-	c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.String(), persona, c.didYouMean(persona, c.listOnce("agents", func() []string { return sortedMapKeys(c.st.Agents) })))
+	c.rep.ErrAt(e.WithPos("agent"), site.Place(), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.String(), persona, c.didYouMean(persona, c.listOnce("agents", func() []string { return sortedMapKeys(c.st.Agents) })))
 	return nil
 }
 
@@ -150,14 +150,14 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 func checkTaskInvoke(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona) {
 	acc, _ := e.With["acceptance"].(map[string]any)
 	if sch, ok := acc["schema"]; !ok || sch == nil || sch == "" {
-		c.rep.Errf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.String())
+		c.rep.ErrAt(e.PosOf("invoke"), site.Place(), ruleAgentInvoke, "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.String())
 	}
 	if pe == nil || pe.ExternalSideEffect == nil || *pe.ExternalSideEffect {
 		return
 	}
 	for _, t := range pe.Tools {
 		if slices.Contains(networkTools, tool(t)) {
-			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.String(), persona, "host."+tool(t))
+			c.rep.ErrAt(e.WithPos("agent"), site.Place(), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.String(), persona, "host."+tool(t))
 		}
 	}
 }
@@ -165,7 +165,7 @@ func checkTaskInvoke(c *checker, e *story.Effect, site effSite, persona string, 
 func checkReadOnlyTools(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona, verb string) {
 	for _, t := range pe.Tools {
 		if slices.Contains(mutationTools, tool(t)) {
-			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.String(), persona, "host."+tool(t), verb)
+			c.rep.ErrAt(e.WithPos("agent"), site.Place(), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.String(), persona, "host."+tool(t), verb)
 		}
 	}
 }
@@ -181,7 +181,7 @@ func checkValidatorArgv0(c *checker, e *story.Effect, site effSite) {
 		return
 	}
 	if f := strings.Fields(cmd); len(f) > 0 && !slices.Contains(readOnlyArgv0, f[0][strings.LastIndexByte(f[0], '/')+1:]) {
-		c.rep.Warnf(e.PosOf("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.String(), f[0])
+		c.rep.WarnAt(e.PosOf("with"), site.Place(), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.String(), f[0])
 	}
 }
 

@@ -26,7 +26,7 @@ func checkBareExpr(c *checker) {
 				if what == "with" {
 					p = e.WithPos(path) // the leaf, not its with: key
 				}
-				c.rep.Warnf(p, ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.String(), what, path, s, s)
+				c.rep.WarnAt(p, site.Place(), ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.String(), what, path, s, s)
 			}
 		})
 	})

@@ -18,7 +18,7 @@ var ruleBareName = &Rule{ID: "bare-name", Severity: diag.Warning, LintOnly: true
 func checkBareNames(c *checker) {
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		for _, n := range c.bareNames(compiledGuard, t.When) {
-			c.rep.Warnf(t.WhenPos(), ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
+			c.rep.WarnAt(t.WhenPos(), diag.ArcPlace(s.Path, intent), ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
 				s.Path, intent, arm, t.When, n, bareNameFix(n, false))
 		}
 	})
@@ -28,12 +28,12 @@ func checkBareNames(c *checker) {
 		}
 		report := func(p story.Pos, what, v string) {
 			for _, n := range c.bareNames(compiledTemplate, v) {
-				c.rep.Warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.String(), what, v, n, bareNameFix(n, site.OnComplete))
+				c.rep.WarnAt(p, site.Place(), ruleBareName, "%s: %s %q names %q, which is no root: %s", site.String(), what, v, n, bareNameFix(n, site.OnComplete))
 			}
 		}
 		eachValueString(e, func(p story.Pos, what, key, _, v string) { report(p, what+" "+key, v) })
 		for _, n := range c.bareNames(compiledGuard, e.When) {
-			c.rep.Warnf(e.Pos, ruleBareName, "%s: when %q names %q, which is no root: %s", site.String(), e.When, n, bareNameFix(n, site.OnComplete))
+			c.rep.WarnAt(e.Pos, site.Place(), ruleBareName, "%s: when %q names %q, which is no root: %s", site.String(), e.When, n, bareNameFix(n, site.OnComplete))
 		}
 	})
 }

@@ -26,14 +26,14 @@ func checkCallTimeout(c *checker) {
 			return
 		}
 		if agentVerb(e.Invoke) == "" && !story.IsTemplated(e.Invoke) {
-			c.rep.Errf(e.PosOf("timeout"), ruleCallTimeout, "%s: timeout: %q only applies to host.agent.* invokes (got invoke %q); remove it or use the state's timeout: for a state deadline", site.String(), e.Timeout(), e.Invoke)
+			c.rep.ErrAt(e.PosOf("timeout"), site.Place(), ruleCallTimeout, "%s: timeout: %q only applies to host.agent.* invokes (got invoke %q); remove it or use the state's timeout: for a state deadline", site.String(), e.Timeout(), e.Invoke)
 			return
 		}
 		if _, err := e.CallTimeout(); err != nil {
-			c.rep.Errf(e.PosOf("timeout"), ruleCallTimeout, "%s: %v", site.String(), err)
+			c.rep.ErrAt(e.PosOf("timeout"), site.Place(), ruleCallTimeout, "%s: %v", site.String(), err)
 			return
 		}
-		c.rep.Warnf(e.PosOf("timeout"), ruleCallTimeout, "%s: timeout: is a kitsoki extension: the existing engine refuses the whole story (unknown field \"timeout\"), so none of its fixtures run there; if the story must run on both engines, remove it and pass run --call-timeout instead", site.String())
+		c.rep.WarnAt(e.PosOf("timeout"), site.Place(), ruleCallTimeout, "%s: timeout: is a kitsoki extension: the existing engine refuses the whole story (unknown field \"timeout\"), so none of its fixtures run there; if the story must run on both engines, remove it and pass run --call-timeout instead", site.String())
 	})
 }
 
@@ -61,7 +61,7 @@ func checkAgentTemplate(c *checker) {
 				continue
 			}
 			if !c.aliasDeclared(s) {
-				c.rep.Warnf(e.PosOf("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
+				c.rep.WarnAt(e.PosOf("agent"), site.Place(), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
 					site.String(), e.Agent(), s, m[1], nameList(c.declaredAliases(), ", "))
 			}
 		}

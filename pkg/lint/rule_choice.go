@@ -9,6 +9,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -37,7 +38,7 @@ type choiceCheck struct {
 }
 
 func (ch *choiceCheck) errf(format string, args ...any) {
-	ch.c.rep.Errf(ch.el.Pos, story.RuleView, "%s: "+format, append([]any{ch.where}, args...)...)
+	ch.c.rep.ErrAt(ch.el.Pos, diag.StatePlace(ch.s.Path), story.RuleView, "%s: "+format, append([]any{ch.where}, args...)...)
 }
 
 // checkViews: choice elements name declared intents and slots (reference
@@ -46,7 +47,7 @@ func checkViews(c *checker) {
 	for _, s := range c.states() {
 		story.EachChoice(s, func(el *story.ViewElement, where string, nth int) {
 			if nth > 1 {
-				c.rep.Errf(el.Pos, story.RuleView, "%s", story.TooManyChoices(where))
+				c.rep.ErrAt(el.Pos, diag.StatePlace(s.Path), story.RuleView, "%s", story.TooManyChoices(where))
 			}
 			if body, _ := el.Body.(map[string]any); body != nil {
 				ch := &choiceCheck{c: c, s: s, el: el, where: where}
@@ -58,7 +59,7 @@ func checkViews(c *checker) {
 				// another element's (probed: state and transition views,
 				// a region leaf; rule_expr.go's view-render)
 				if err := c.compileGuard(el.When); err != nil {
-					c.rep.Errf(c.errAt(el.WhenPos, el.When, err), story.RuleView, "%s: when: the existing engine compiles a choice element's when: as a guard at load and refuses the story: %s", where, err.Error())
+					c.rep.ErrAt(c.errAt(el.WhenPos, el.When, err), diag.StatePlace(s.Path), story.RuleView, "%s: when: the existing engine compiles a choice element's when: as a guard at load and refuses the story: %s", where, err.Error())
 				}
 			}
 		})
@@ -78,7 +79,7 @@ func (ch *choiceCheck) refs(body map[string]any) {
 		decl := ch.intent(in)
 		if decl == nil {
 			if in != "" && !story.IsTemplated(in) && !c.intentKnown(s, in, true) {
-				c.rep.Errf(or(ch.el.StringPos(in), ch.el.Pos), story.RuleView, "%s: items[%d]: intent %q not declared in state or global intents", ch.where, j, in)
+				c.rep.ErrAt(or(ch.el.StringPos(in), ch.el.Pos), diag.StatePlace(s.Path), story.RuleView, "%s: items[%d]: intent %q not declared in state or global intents", ch.where, j, in)
 			}
 			continue
 		}
@@ -101,7 +102,7 @@ func (ch *choiceCheck) refs(body map[string]any) {
 func (ch *choiceCheck) shape(body map[string]any) {
 	sch, err := choiceSchema()
 	if err != nil {
-		ch.c.rep.Errf(ch.el.Pos, story.RuleInternal, "%s: the choice schema does not compile: %v", ch.where, err)
+		ch.c.rep.ErrAt(ch.el.Pos, diag.StatePlace(ch.s.Path), story.RuleInternal, "%s: the choice schema does not compile: %v", ch.where, err)
 		return
 	}
 	if verr := sch.Validate(jsonvalue.Normalize(body)); verr != nil {

@@ -20,12 +20,12 @@ func checkDeadArms(c *checker) {
 					continue
 				}
 				if dflt >= 0 {
-					c.rep.Warnf(t.Pos, ruleDeadArm, "state %q intent %q transition[%d]: never taken: transition[%d] before it has default: true, which is taken whenever it is reached; move this arm above it, or drop it", s.Path, on.Intent, i, dflt)
+					c.rep.WarnAt(t.Pos, diag.ArcPlace(s.Path, on.Intent), ruleDeadArm, "state %q intent %q transition[%d]: never taken: transition[%d] before it has default: true, which is taken whenever it is reached; move this arm above it, or drop it", s.Path, on.Intent, i, dflt)
 					continue
 				}
 				if t.Default() {
 					if t.When != "" {
-						c.rep.Warnf(t.WhenPos(), ruleDeadArm, "state %q intent %q transition[%d]: when: is never read on a default: true arm (the arm is taken whatever it says); drop default: true to guard the arm, or drop the when:", s.Path, on.Intent, i)
+						c.rep.WarnAt(t.WhenPos(), diag.ArcPlace(s.Path, on.Intent), ruleDeadArm, "state %q intent %q transition[%d]: when: is never read on a default: true arm (the arm is taken whatever it says); drop default: true to guard the arm, or drop the when:", s.Path, on.Intent, i)
 					}
 					dflt = i
 				}

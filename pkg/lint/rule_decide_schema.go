@@ -17,7 +17,7 @@ func checkDecideSchema(c *checker) {
 			return
 		}
 		if _, ok := e.With["schema"]; !ok {
-			c.rep.Warnf(e.PosOf("invoke"), ruleDecideSchema, "%s: host.agent.decide has no with.schema; the call fails at run time (host.agent.decide: schema: argument is required)", site.String())
+			c.rep.WarnAt(e.PosOf("invoke"), site.Place(), ruleDecideSchema, "%s: host.agent.decide has no with.schema; the call fails at run time (host.agent.decide: schema: argument is required)", site.String())
 		}
 	})
 }

@@ -17,19 +17,19 @@ func checkEffectShape(c *checker) {
 			return // upstream does not check its shape (demoteInline)
 		}
 		if e.Background() && e.Invoke == "" {
-			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true requires invoke: to be set", site.String())
+			c.rep.ErrAt(e.PosOf("background"), site.Place(), story.RuleEffect, "%s: background: true requires invoke: to be set", site.String())
 		}
 		if e.Background() && site.OnComplete {
-			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true is not allowed inside on_complete:", site.String())
+			c.rep.ErrAt(e.PosOf("background"), site.Place(), story.RuleEffect, "%s: background: true is not allowed inside on_complete:", site.String())
 		}
 		if e.Written.Has("target") {
 			checkEffectTarget(c, e, site)
 		}
 		if len(e.Effects()) > 0 {
-			c.rep.Warnf(e.PosOf("effects"), story.RuleEffect, "%s: effects: an inline effects list never runs (the existing engine ignores it, and kitsoki does the same); put these effects in the list that holds this entry, before it", site.String())
+			c.rep.WarnAt(e.PosOf("effects"), site.Place(), story.RuleEffect, "%s: effects: an inline effects list never runs (the existing engine ignores it, and kitsoki does the same); put these effects in the list that holds this entry, before it", site.String())
 		}
 		if len(e.OnComplete()) > 0 && !e.Background() {
-			c.rep.Warnf(e.PosOf("on_complete"), story.RuleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.String())
+			c.rep.WarnAt(e.PosOf("on_complete"), site.Place(), story.RuleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.String())
 		}
 	})
 	for _, n := range sortedMapKeys(c.st.Proposals) {
@@ -46,13 +46,13 @@ func checkEffectShape(c *checker) {
 // alone.
 func checkEffectTarget(c *checker, e *story.Effect, site effSite) {
 	if !site.OnComplete {
-		c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.String())
+		c.rep.ErrAt(e.PosOf("target"), site.Place(), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.String())
 	}
 	if slices.ContainsFunc([]string{"set", "increment", "say", "invoke", "bind"}, e.Written.Has) {
-		c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.String())
+		c.rep.ErrAt(e.PosOf("target"), site.Place(), story.RuleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.String())
 	}
 	if e.Written.Has("emit_intent") {
-		c.rep.Errf(e.PosOf("emit_intent"), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.String())
+		c.rep.ErrAt(e.PosOf("emit_intent"), site.Place(), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.String())
 	}
 }
 
@@ -66,23 +66,23 @@ func checkIncrementDelta(c *checker, kv story.KV, site effSite) {
 		n, exact, ok := story.IncrementFloat(v)
 		switch {
 		case !ok:
-			c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: %v overflows an integer delta", site.String(), kv.Key, v)
+			c.rep.ErrAt(kv.Pos, site.Place(), story.RuleEffect, "%s: increment %q: %v overflows an integer delta", site.String(), kv.Key, v)
 		case !exact:
-			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero; the lowest integer past the int64 range) — write the integer delta", site.String(), kv.Key, v, n)
+			c.rep.WarnAt(kv.Pos, site.Place(), story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero; the lowest integer past the int64 range) — write the integer delta", site.String(), kv.Key, v, n)
 		}
 	case nil:
-		c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: an empty value adds 0 — write the integer delta", site.String(), kv.Key)
+		c.rep.WarnAt(kv.Pos, site.Place(), story.RuleEffect, "%s: increment %q: an empty value adds 0 — write the integer delta", site.String(), kv.Key)
 	case string:
 		n, ok := story.IncrementText(v)
 		switch {
 		case ok:
-			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: the text %q adds %d — write it as the number %d", site.String(), kv.Key, v, n, n)
+			c.rep.WarnAt(kv.Pos, site.Place(), story.RuleEffect, "%s: increment %q: the text %q adds %d — write it as the number %d", site.String(), kv.Key, v, n, n)
 		case story.IsTemplated(v):
-			c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q): a template is not rendered here (the existing engine refuses the story); set: the key from an expression instead", site.String(), kv.Key, v)
+			c.rep.ErrAt(kv.Pos, site.Place(), story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q): a template is not rendered here (the existing engine refuses the story); set: the key from an expression instead", site.String(), kv.Key, v)
 		default:
-			c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.String(), kv.Key, v)
+			c.rep.ErrAt(kv.Pos, site.Place(), story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.String(), kv.Key, v)
 		}
 	default:
-		c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta", site.String(), kv.Key)
+		c.rep.ErrAt(kv.Pos, site.Place(), story.RuleEffect, "%s: increment %q: value must be an integer delta", site.String(), kv.Key)
 	}
 }

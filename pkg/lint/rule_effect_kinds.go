@@ -22,7 +22,7 @@ func checkEffectKinds(c *checker) {
 			}
 		}
 		if len(kinds) > 1 {
-			c.rep.Warnf(e.Pos, ruleEffectKinds, "%s: effect carries %s; only %s: runs (the engine applies the first of set > increment > say > invoke) — split it into separate effects", site.String(), strings.Join(kinds, ", "), kinds[0])
+			c.rep.WarnAt(e.Pos, site.Place(), ruleEffectKinds, "%s: effect carries %s; only %s: runs (the engine applies the first of set > increment > say > invoke) — split it into separate effects", site.String(), strings.Join(kinds, ", "), kinds[0])
 		}
 	})
 }

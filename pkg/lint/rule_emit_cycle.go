@@ -134,7 +134,7 @@ func (c *checker) reportEmitCycle(cycle []emitNode, steps map[emitNode]*emitStep
 	}
 	hops = append(hops, hops[0])
 	head := cycle[0]
-	c.rep.Errf(steps[head].emit.PosOf("emit_intent"), ruleEmitCycle,
+	c.rep.ErrAt(steps[head].emit.PosOf("emit_intent"), diag.ArcPlace(head.at.Path, head.intent), ruleEmitCycle,
 		"state %q intent %q: its emit_intent %q starts a chain that never ends (%s): every arm on it is unguarded, so both engines dispatch until they fail the turn (emit_intent: dispatch exceeded max depth (24)); guard one of the emits with when:, or drop it",
 		head.at.Path, head.intent, steps[head].next.intent, strings.Join(hops, " → "))
 }

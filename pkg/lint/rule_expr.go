@@ -25,7 +25,7 @@ func checkExprs(c *checker) {
 			return
 		}
 		if err := c.compileGuard(t.When); err != nil {
-			c.rep.Errf(c.errAt(t.WhenPos(), t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), err.Error())
+			c.rep.ErrAt(c.errAt(t.WhenPos(), t.When, err), diag.ArcPlace(s.Path, in), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), err.Error())
 		}
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -40,7 +40,7 @@ func checkExprs(c *checker) {
 				}
 				sev = diag.Warning
 			}
-			c.rep.Add(c.errAt(e.PosOf("when"), e.When, err), sev, ruleExpr, "%s: effect when %s: %s", site.String(), expr.Quote(e.When), err.Error())
+			c.rep.AddAt(c.errAt(e.PosOf("when"), e.When, err), site.Place(), sev, ruleExpr, "%s: effect when %s: %s", site.String(), expr.Quote(e.When), err.Error())
 		}
 	})
 	for _, s := range c.states() {
@@ -56,7 +56,7 @@ func checkExprs(c *checker) {
 				if strings.Contains(msg, "map literal") {
 					msg += "; expr has no map literal to compare with: test emptiness with len(...) == 0 or != nil"
 				}
-				c.rep.Warnf(c.errAt(at, when, err), ruleViewRender, "state %q: %s%s: when %s: %s; upstream loads the story but the view fails to render, and the turn with it, whenever this state is shown", s.Path, where, item, expr.Quote(when), msg)
+				c.rep.WarnAt(c.errAt(at, when, err), diag.StatePlace(s.Path), ruleViewRender, "state %q: %s%s: when %s: %s; upstream loads the story but the view fails to render, and the turn with it, whenever this state is shown", s.Path, where, item, expr.Quote(when), msg)
 			}
 			if el.When != "" && el.Kind != "choice" { // a choice's: rule_choice.go
 				check(el.When, el.WhenPos, "")
@@ -82,7 +82,7 @@ func checkExprs(c *checker) {
 				continue
 			}
 			if err := c.compileExpr(sl.Validator); err != nil { // upstream never compiles it
-				c.rep.Warnf(sl.Pos, ruleExpr, "intent %q slot %q: validator %q: %s; upstream loads the story, but the validator can never pass", n, sn, sl.Validator, err.Error())
+				c.rep.WarnAt(sl.Pos, diag.IntentPlace(n), ruleExpr, "intent %q slot %q: validator %q: %s; upstream loads the story, but the validator can never pass", n, sn, sl.Validator, err.Error())
 			}
 		}
 	}

@@ -61,7 +61,7 @@ func (c *checker) eachGrammarSend(fn func(g grammarSend)) {
 			return
 		}
 		if err != nil {
-			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.String(), e.Agent(), path, safefile.ErrText(err))
+			c.rep.ErrAt(e.WithPos("schema"), site.Place(), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.String(), e.Agent(), path, safefile.ErrText(err))
 			return
 		}
 		fn(c.grammarSend(e, site, path, abs, raw))
@@ -96,7 +96,7 @@ func (c *checker) grammarSend(e *story.Effect, site effSite, path, abs string, r
 func checkGrammar(c *checker) {
 	c.eachGrammarSend(func(g grammarSend) {
 		for _, v := range g.subset {
-			c.rep.Errf(g.e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", g.site.String(), g.e.Agent(), g.path, v.String(), v.Construct, v.Pointer)
+			c.rep.ErrAt(g.e.WithPos("schema"), g.site.Place(), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", g.site.String(), g.e.Agent(), g.path, v.String(), v.Construct, v.Pointer)
 		}
 	})
 }

@@ -24,8 +24,6 @@ func checkHostLocalTarget(c *checker) {
 		if !ok || strings.Contains(t, "{{") || host.SafeGoTarget(t) {
 			return
 		}
-		c.rep.Warnf(e.PosOf("with"), ruleHostLocalTarget,
-			"%s: host.local target %q is a go option that acts outside the tests (it may run a program or write a file): the existing engine passes it to go, kitsoki refuses the call (a domain error, on_error runs); name a package pattern, or one of go test's test-choosing flags such as -run=NAME or -count=1",
-			site.String(), t)
+		c.rep.WarnAt(e.PosOf("with"), site.Place(), ruleHostLocalTarget, "%s: host.local target %q is a go option that acts outside the tests (it may run a program or write a file): the existing engine passes it to go, kitsoki refuses the call (a domain error, on_error runs); name a package pattern, or one of go test's test-choosing flags such as -run=NAME or -count=1", site.String(), t)
 	})
 }

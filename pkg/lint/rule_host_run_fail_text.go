@@ -38,8 +38,6 @@ func checkHostRunFailText(c *checker) {
 		case "", "false", "0", "no", "off", "f":
 			return
 		}
-		c.rep.Warnf(e.PosOf("with"), ruleHostRunFailText,
-			"%s: host.run fail_on_error: %q is not a boolean; both engines fail a non-zero exit only on the boolean true, so this call never fails on one (its on_error does not run); write fail_on_error: true",
-			site.String(), text)
+		c.rep.WarnAt(e.PosOf("with"), site.Place(), ruleHostRunFailText, "%s: host.run fail_on_error: %q is not a boolean; both engines fail a non-zero exit only on the boolean true, so this call never fails on one (its on_error does not run); write fail_on_error: true", site.String(), text)
 	})
 }

@@ -40,16 +40,12 @@ func checkHostRunInts(c *checker) {
 		}
 		c.hostRunArgsList(e, site)
 		if n, ref, ok := c.uintValue(e.With["timeout"], site.OnComplete); ok {
-			c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
-				"%s: host.run timeout: %s is a YAML integer, which host.run refuses as the existing engine does (%q): the call fails; write timeout: %s for %s seconds",
-				site.String(), ref, host.UintTimeoutRefusal, timeoutFix(e.With["timeout"], n), n)
+			c.rep.WarnAt(e.PosOf("with"), site.Place(), ruleHostRunInts, "%s: host.run timeout: %s is a YAML integer, which host.run refuses as the existing engine does (%q): the call fails; write timeout: %s for %s seconds", site.String(), ref, host.UintTimeoutRefusal, timeoutFix(e.With["timeout"], n), n)
 		}
 		args, _ := e.With["args"].([]any)
 		for i, a := range args {
 			if n, ref, ok := c.uintValue(a, site.OnComplete); ok {
-				c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
-					"%s: host.run args[%d]: %s is a YAML integer, which host.run refuses as the existing engine does (\"args[%d]: %s\"): the call fails; %s to pass \"%s\"",
-					site.String(), i, ref, i, host.UintArgRefusal, argFix(a, n), n)
+				c.rep.WarnAt(e.PosOf("with"), site.Place(), ruleHostRunInts, "%s: host.run args[%d]: %s is a YAML integer, which host.run refuses as the existing engine does (\"args[%d]: %s\"): the call fails; %s to pass \"%s\"", site.String(), i, ref, i, host.UintArgRefusal, argFix(a, n), n)
 			}
 		}
 	})
@@ -73,9 +69,7 @@ func (c *checker) hostRunArgsList(e *story.Effect, site effSite) {
 	if b, err := json.Marshal(v); err == nil {
 		text = string(b) // an object or list as written, not Go's map[...] syntax
 	}
-	c.rep.Warnf(e.WithPos("args"), ruleHostRunInts,
-		"%s: host.run args: %s (%s) is not a list, which host.run refuses as the existing engine does (\"args must be a list\"): the call fails; write args as a list of strings (args: [\"…\"])",
-		site.String(), text, jsonvalue.Kind(v))
+	c.rep.WarnAt(e.WithPos("args"), site.Place(), ruleHostRunInts, "%s: host.run args: %s (%s) is not a list, which host.run refuses as the existing engine does (\"args must be a list\"): the call fails; write args as a list of strings (args: [\"…\"])", site.String(), text, jsonvalue.Kind(v))
 }
 
 // videoFrameUint warns about a host.video.frame t_ms: that reaches the
@@ -83,9 +77,7 @@ func (c *checker) hostRunArgsList(e *story.Effect, site effSite) {
 // be a number, got uint64"; conformance video-frame-args m1, m4).
 func (c *checker) videoFrameUint(e *story.Effect, site effSite) {
 	if n, ref, ok := c.uintValue(e.With["t_ms"], site.OnComplete); ok {
-		c.rep.Warnf(e.WithPos("t_ms"), ruleHostRunInts,
-			"%s: host.video.frame t_ms: %s is a YAML integer, which host.video.frame refuses as the existing engine does (\"t_ms must be a number, got uint64\"): the call fails; write t_ms: \"%s\" (a string holding the number)",
-			site.String(), ref, n)
+		c.rep.WarnAt(e.WithPos("t_ms"), site.Place(), ruleHostRunInts, "%s: host.video.frame t_ms: %s is a YAML integer, which host.video.frame refuses as the existing engine does (\"t_ms must be a number, got uint64\"): the call fails; write t_ms: \"%s\" (a string holding the number)", site.String(), ref, n)
 	}
 }
 
@@ -114,9 +106,7 @@ func (c *checker) starlarkUintInput(e *story.Effect, site effSite, name string) 
 		ref = n + " (inside the input)"
 	}
 	if ok {
-		c.rep.Warnf(e.WithPos("inputs."+name), ruleHostRunInts,
-			"%s: host.starlark.run input %q: %s is a YAML integer, which host.starlark.run refuses as the existing engine does (\"cannot convert Go value of type uint64 to Starlark\", or a typed input's \"got uint64\"): the call fails; %s",
-			site.String(), name, ref, starFix(v, n))
+		c.rep.WarnAt(e.WithPos("inputs."+name), site.Place(), ruleHostRunInts, "%s: host.starlark.run input %q: %s is a YAML integer, which host.starlark.run refuses as the existing engine does (\"cannot convert Go value of type uint64 to Starlark\", or a typed input's \"got uint64\"): the call fails; %s", site.String(), name, ref, starFix(v, n))
 	}
 }
 

@@ -47,9 +47,7 @@ func checkHostRunSecretEnv(c *checker) {
 			// pass over the scalar, and a line of many names would cost
 			// that pass once per name
 			line, col := lineCol(sc.text, first)
-			c.rep.Warnf(c.src.valuePos(e.WithPos(sc.field), sc.text, line, col), ruleHostRunSecretEnv,
-				"%s: host.run's %s reads %s, which its env: does not set: the command inherits kitsoki's environment, so in a CI job it reads the job's %s, and a story from a pull request can send %s anywhere; if the command needs %s, review the call and silence this with # kitsoki:ignore %s; if not, set %s in env: (env: {%s: \"\"})",
-				site.String(), sc.field, secretList(names), plural(names, "secret", "secrets"), plural(names, "it", "them"), plural(names, "it", "them"), ruleHostRunSecretEnv.ID, plural(names, "it", "each"), names[0])
+			c.rep.WarnAt(c.src.valuePos(e.WithPos(sc.field), sc.text, line, col), site.Place(), ruleHostRunSecretEnv, "%s: host.run's %s reads %s, which its env: does not set: the command inherits kitsoki's environment, so in a CI job it reads the job's %s, and a story from a pull request can send %s anywhere; if the command needs %s, review the call and silence this with # kitsoki:ignore %s; if not, set %s in env: (env: {%s: \"\"})", site.String(), sc.field, secretList(names), plural(names, "secret", "secrets"), plural(names, "it", "them"), plural(names, "it", "them"), ruleHostRunSecretEnv.ID, plural(names, "it", "each"), names[0])
 		}
 	})
 }

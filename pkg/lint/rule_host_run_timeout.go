@@ -32,9 +32,7 @@ func checkHostRunTimeout(c *checker) {
 				return
 			}
 			if s == "" {
-				c.rep.Warnf(e.PosOf("with"), ruleHostRunTimeout,
-					"%s: host.run timeout: a blank string runs the command with no timeout in both engines (conformance host-run-timeout-blank); leave timeout: out for none, or write a Go duration such as \"90s\"",
-					site.String())
+				c.rep.WarnAt(e.PosOf("with"), site.Place(), ruleHostRunTimeout, "%s: host.run timeout: a blank string runs the command with no timeout in both engines (conformance host-run-timeout-blank); leave timeout: out for none, or write a Go duration such as \"90s\"", site.String())
 				return
 			}
 			if _, err := time.ParseDuration(s); err == nil {
@@ -42,9 +40,7 @@ func checkHostRunTimeout(c *checker) {
 			}
 			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				c.rep.Warnf(e.PosOf("with"), ruleHostRunTimeout,
-					"%s: host.run timeout: %q is neither a Go duration nor a number of seconds; the existing engine reads only the number it starts with as seconds (\"2d\" is 2 seconds, not 2 days as in timeout.after:) and fails the call when it starts with none, and kitsoki does the same; write a Go duration such as \"48h\" or \"90s\"",
-					site.String(), s)
+				c.rep.WarnAt(e.PosOf("with"), site.Place(), ruleHostRunTimeout, "%s: host.run timeout: %q is neither a Go duration nor a number of seconds; the existing engine reads only the number it starts with as seconds (\"2d\" is 2 seconds, not 2 days as in timeout.after:) and fails the call when it starts with none, and kitsoki does the same; write a Go duration such as \"48h\" or \"90s\"", site.String(), s)
 				return
 			}
 			warnNoTimeout(c, e, site, f, strconv.Quote(s))
@@ -62,7 +58,5 @@ func warnNoTimeout(c *checker, e *story.Effect, site effSite, f float64, shown s
 	if !math.IsNaN(f) && f <= maxSeconds && (f <= 0 || f*float64(time.Second) >= 1) {
 		return
 	}
-	c.rep.Warnf(e.PosOf("with"), ruleHostRunTimeout,
-		"%s: host.run timeout: %s runs the command with no timeout in both engines (a NaN, infinite, sub-nanosecond or over-292-year number of seconds); write a Go duration such as \"90s\"",
-		site.String(), shown)
+	c.rep.WarnAt(e.PosOf("with"), site.Place(), ruleHostRunTimeout, "%s: host.run timeout: %s runs the command with no timeout in both engines (a NaN, infinite, sub-nanosecond or over-292-year number of seconds); write a Go duration such as \"90s\"", site.String(), shown)
 }

@@ -34,15 +34,15 @@ func checkHosts(c *checker) {
 		if inv == "" || strings.HasPrefix(inv, "iface.") || slices.Contains(allowed, inv) || importerHas(c.st, "host", inv) {
 			return
 		}
-		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.String(), inv)
+		at, msg := site.Place(), fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.String(), inv)
 		if site.State != nil && !site.OnComplete && !site.Inline {
 			if site.Intent == "" {
-				msg = fmt.Sprintf("state %q: on_enter invoke %q is not declared in app hosts", site.State.Path, inv)
+				at, msg = diag.StatePlace(site.State.Path), fmt.Sprintf("state %q: on_enter invoke %q is not declared in app hosts", site.State.Path, inv)
 			} else {
-				msg = fmt.Sprintf("state %q intent %q: effect invoke %q is not declared in app hosts", site.State.Path, site.Intent, inv)
+				at, msg = diag.ArcPlace(site.State.Path, site.Intent), fmt.Sprintf("state %q intent %q: effect invoke %q is not declared in app hosts", site.State.Path, site.Intent, inv)
 			}
 		}
-		c.rep.Errf(e.PosOf("invoke"), ruleHosts, "%s%s", msg, cmp.Or(c.didYouMean(inv, c.st.Hosts), " (add it to hosts:)"))
+		c.rep.ErrAt(e.PosOf("invoke"), at, ruleHosts, "%s%s", msg, cmp.Or(c.didYouMean(inv, c.st.Hosts), " (add it to hosts:)"))
 	})
 	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute

@@ -67,7 +67,7 @@ func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Stor
 		}
 		// upstream's wording: the fold's wrapper state names the entry as
 		// its initial child (foldPlaces adds the importer's own prefix)
-		c.rep.Errf(im.At("entry"), story.RuleImports, "state %q: initial child %q does not exist (imports.%s: entry %q is not a top-level state of the child %s)", alias, entry, alias, entry, ch.File)
+		c.rep.ErrAt(im.At("entry"), diag.StatePlace(alias), story.RuleImports, "state %q: initial child %q does not exist (imports.%s: entry %q is not a top-level state of the child %s)", alias, entry, alias, entry, ch.File)
 	}
 }
 
@@ -205,6 +205,10 @@ func checkImportHostBindings(c *checker, alias string, im *story.Import, ch *sto
 type exitUse struct {
 	exit, state, intent string
 	t                   *story.Transition
+	// at and place: where the child's own check reports the target
+	// (checkTarget), and the place its message starts with
+	at    story.Pos
+	place diag.Place
 	// resolved: upstream resolves this target after the fold, at load (an
 	// arm's, a timeout's, an effect's target:), not an on_error:
 	// (conformance import-exit-folded-timeout)
@@ -223,22 +227,30 @@ func childExitUses(ch *story.Story, ov *story.ImportOverrides) []exitUse {
 		for _, on := range s.On {
 			for _, t := range on.Arms {
 				if exit, ok := strings.CutPrefix(t.Target, "@exit:"); ok {
-					out = append(out, exitUse{exit: exit, state: s.Path, intent: on.Intent, t: t, resolved: true})
+					at := t.TargetPos()
+					if at.File == "" {
+						at = t.Pos
+					}
+					out = append(out, exitUse{exit: exit, state: s.Path, intent: on.Intent, t: t, resolved: true, at: at})
 				}
 			}
 		}
 		// every effect (on_enter's, arcs', the on_complete of jobs they
 		// start) and a timeout's target, as upstream (probed)
 		for p := range (story.EffectWalk{}).States(s) {
-			for i, tg := range []string{p.Effect.Target(), p.Effect.OnError()} {
+			for i, key := range []string{"target", "on_error"} {
+				tg := p.Effect.Target()
+				if i == 1 {
+					tg = p.Effect.OnError()
+				}
 				if exit, ok := strings.CutPrefix(tg, "@exit:"); ok {
-					out = append(out, exitUse{exit: exit, state: s.Path, resolved: i == 0})
+					out = append(out, exitUse{exit: exit, state: s.Path, resolved: i == 0, at: p.Effect.PosOf(key), place: p.Place()})
 				}
 			}
 		}
 		if to := s.Timeout(); to != nil {
 			if exit, ok := strings.CutPrefix(to.Target, "@exit:"); ok {
-				out = append(out, exitUse{exit: exit, state: s.Path, resolved: true})
+				out = append(out, exitUse{exit: exit, state: s.Path, resolved: true, at: to.TargetPos})
 			}
 		}
 	}
@@ -324,13 +336,18 @@ func undeclaredExitNote(c *checker, ch *story.Story, u exitUse) string {
 	if len(ch.Exits) == 0 || ch.Exits[u.exit] != nil || u.extra != nil {
 		return ""
 	}
-	c.src.covered = append(c.src.covered, coveredDiag{file: ch.File, rule: ruleExits.ID, suffix: "@exit:" + u.exit + " referenced but not declared in exits:"})
+	c.src.covered = append(c.src.covered, coveredDiag{u.at.File, u.at.Line, u.at.Col, ruleExits.ID, u.place})
 	return "; the child does not declare it under exits: either"
 }
 
-// coveredDiag is an error another one reports in full: the one in file,
-// of rule, whose message ends with suffix.
-type coveredDiag struct{ file, rule, suffix string }
+// coveredDiag is an error another one reports in full: the one at the
+// position (file, line, col), of rule, that starts with place.
+type coveredDiag struct {
+	file      string
+	line, col int
+	rule      string
+	place     diag.Place
+}
 
 // dropCovered removes from ds the errors another one covers.
 func dropCovered(ds []diag.Diagnostic, covered []coveredDiag) []diag.Diagnostic {
@@ -338,8 +355,6 @@ func dropCovered(ds []diag.Diagnostic, covered []coveredDiag) []diag.Diagnostic 
 		return ds
 	}
 	return slices.DeleteFunc(ds, func(d diag.Diagnostic) bool {
-		return slices.ContainsFunc(covered, func(cv coveredDiag) bool {
-			return d.File == cv.file && d.Rule == cv.rule && strings.HasSuffix(d.Message, cv.suffix)
-		})
+		return d.Severity == diag.Error && slices.Contains(covered, coveredDiag{d.File, d.Line, d.Col, d.Rule, d.Place})
 	})
 }

@@ -102,7 +102,8 @@ func checkOnCompleteExitStays(c *checker, alias string, im *story.Import, ch *st
 			if to != "." && !(strings.HasPrefix(to, "@exit:") && !c.st.Imported()) {
 				continue
 			}
-			loc := strings.Replace(p.String(), fmt.Sprintf("state %q", s.Path), fmt.Sprintf("state %q", alias+"."+s.Path), 1)
+			// the wrapper's name before the state's; the intent as written
+			loc := renamedSite(p, p.Place().Renamed(func(path string) string { return alias + "." + path }, func(in string) string { return in }))
 			c.rep.Errf(im.Exits[x].ToPos, story.RuleImports, "imports.%s: exits.%s.to: %s", alias, x, onCompleteNoState(loc, to))
 		}
 	}

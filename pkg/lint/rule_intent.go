@@ -3,6 +3,7 @@ package lint
 import (
 	"slices"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -16,7 +17,7 @@ func checkIntents(c *checker) {
 			if in == "*" || c.intentKnown(s, in, false) {
 				continue
 			}
-			c.rep.Errf(on.Pos, story.RuleIntent, "state %q: on: %q — intent not declared in intents library or state.intents%s", s.Path, in, c.didYouMeanOf(in, func() []string { return slices.Concat(c.st.IntentOrder, s.IntentOrder) }))
+			c.rep.ErrAt(on.Pos, diag.StatePlace(s.Path), story.RuleIntent, "state %q: on: %q — intent not declared in intents library or state.intents%s", s.Path, in, c.didYouMeanOf(in, func() []string { return slices.Concat(c.st.IntentOrder, s.IntentOrder) }))
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -29,6 +30,10 @@ func checkIntents(c *checker) {
 		if nearest(site.State, func(s *story.State) bool { return s.HasOn(name) }) != nil {
 			return
 		}
-		c.rep.Errf(e.PosOf("emit_intent"), story.RuleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.String(), name, site.State.Path)
+		on := site.State.Path
+		if !site.Inline { // an error, named as the fold names its place (demoteInline keeps a warning's)
+			on = foldedState(c.st, on)
+		}
+		c.rep.ErrAt(e.PosOf("emit_intent"), site.Place(), story.RuleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.String(), name, on)
 	})
 }

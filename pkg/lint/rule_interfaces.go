@@ -29,14 +29,14 @@ func checkInterfaces(c *checker) {
 		name, op, ok := story.IfaceCall(e.Invoke)
 		p := e.PosOf("invoke")
 		if !ok {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.String(), e.Invoke)
+			c.rep.ErrAt(p, site.Place(), ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.String(), e.Invoke)
 			return
 		}
 		scope := c.st
 		if s, inv := escapedIface(c.st, e.Invoke); s != c.st {
 			// no fold renames it: it is resolved in an importer's scope
 			if c.st.HostInterfaces[name] != nil {
-				c.rep.Warnf(p, ruleInterfaces, "%s: invoke %q runs the importer's interface %q, not this story's: an import renames a call by its first segment, and this story declares no interface %q (the existing engine does the same); rename the interface without dots", site.String(), e.Invoke, name, strings.SplitN(name, ".", 2)[0])
+				c.rep.WarnAt(p, site.Place(), ruleInterfaces, "%s: invoke %q runs the importer's interface %q, not this story's: an import renames a call by its first segment, and this story declares no interface %q (the existing engine does the same); rename the interface without dots", site.String(), e.Invoke, name, strings.SplitN(name, ".", 2)[0])
 			}
 			scope = s
 			name, op, _ = story.IfaceCall(inv)
@@ -46,11 +46,11 @@ func checkInterfaces(c *checker) {
 			return
 		}
 		if hi == nil {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.String(), e.Invoke, name, nameList(c.listOnce("host_interfaces", func() []string { return foldedIfaces(c.st) }), " "))
+			c.rep.ErrAt(p, site.Place(), ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.String(), e.Invoke, name, nameList(c.listOnce("host_interfaces", func() []string { return foldedIfaces(c.st) }), " "))
 			return
 		}
 		if hi.Operations[op] == nil {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.String(), e.Invoke, op, name, c.didYouMeanOf(op, func() []string { return sortedMapKeys(hi.Operations) }))
+			c.rep.ErrAt(p, site.Place(), ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.String(), e.Invoke, op, name, c.didYouMeanOf(op, func() []string { return sortedMapKeys(hi.Operations) }))
 		}
 	})
 }

@@ -21,8 +21,7 @@ func checkOnCompleteNonFinite(c *checker) {
 		}
 		for _, v := range e.Literals() {
 			if jsonvalue.HasNonFinite(v) {
-				c.rep.Warnf(e.Pos, ruleOnCompleteNonFinite, "%s: a NaN or infinite number in an on_complete chain fails the job's submission in both engines (the chain goes out as JSON, which cannot hold it): world.last_error is set and the job never runs; write a finite number, or compute the value in a {{ }} template",
-					site.String())
+				c.rep.WarnAt(e.Pos, site.Place(), ruleOnCompleteNonFinite, "%s: a NaN or infinite number in an on_complete chain fails the job's submission in both engines (the chain goes out as JSON, which cannot hold it): world.last_error is set and the job never runs; write a finite number, or compute the value in a {{ }} template", site.String())
 				return
 			}
 		}

@@ -60,7 +60,7 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	}
 	kb := c.regionBase(bases[0], site.State)
 	if t, ok := c.climbedAboveTop(kb, target); ok {
-		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q climbs above the top level from the dispatch state %q: both engines stay at the top and name %q; write %q", site.String(), target, kb, t.Path, t.Path)
+		c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q climbs above the top level from the dispatch state %q: both engines stay at the top and name %q; write %q", site.String(), target, kb, t.Path, t.Path)
 		return
 	}
 	_, err := c.st.ResolveFrom(kb, target)
@@ -75,27 +75,27 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 func (c *checker) onErrorWritten(e *story.Effect, site effSite) (target string, done bool) {
 	if raw := e.OnError(); !story.IsTemplated(raw) && strings.TrimSpace(raw) != raw {
 		// conformance on-error-untrimmed
-		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state as written (the target is not trimmed): the redirect is dropped and the turn rests where the call was made; remove the whitespace around %q", site.String(), raw, strings.TrimSpace(raw))
+		c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q names no state as written (the target is not trimmed): the redirect is dropped and the turn rests where the call was made; remove the whitespace around %q", site.String(), raw, strings.TrimSpace(raw))
 		return "", true
 	}
 	target = strings.TrimSpace(e.OnError())
 	if strings.HasPrefix(target, "@exit:") {
 		if c.st.Imported() {
 			// the fold maps it to the importing story's exits.<name>.to
-			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ", false)
+			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ", site.Place(), false)
 			if to := c.rootExitTo(strings.TrimPrefix(target, "@exit:")); strings.HasPrefix(to, "@exit:") {
 				// conformance on-error-exit-declared (README: mapped on)
-				c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is mapped by the importing story's exits to %q, an exit of the story run on its own, which an on_error never takes (both engines look it up as a state path); this on_error redirect can never fire: the rest of the block is skipped; map the exit to a state of the importing story", site.String(), target, to)
+				c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q is mapped by the importing story's exits to %q, an exit of the story run on its own, which an on_error never takes (both engines look it up as a state path); this on_error redirect can never fire: the rest of the block is skipped; map the exit to a state of the importing story", site.String(), target, to)
 			}
 			return "", true
 		}
 		// conformance on-error-exit-undeclared
-		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state: an on_error is never mapped to an exit in a story run on its own (both engines look it up as a state path, whether or not exits: declares %q); this on_error redirect can never fire: the rest of the block is skipped; to leave after a failure, drop on_error and guard an arm on world.last_error that targets %q (an imported story's on_error @exit: is mapped by the importing story's exits:)", site.String(), target, strings.TrimPrefix(target, "@exit:"), target)
+		c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q names no state: an on_error is never mapped to an exit in a story run on its own (both engines look it up as a state path, whether or not exits: declares %q); this on_error redirect can never fire: the rest of the block is skipped; to leave after a failure, drop on_error and guard an arm on world.last_error that targets %q (an imported story's on_error @exit: is mapped by the importing story's exits:)", site.String(), target, strings.TrimPrefix(target, "@exit:"), target)
 		return "", true
 	}
 	if tagOnly(target) || story.IsTemplated(target) {
 		// conformance on-error-template-literal
-		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is never rendered (both engines look an on_error target up as written), so it names no state; this on_error redirect can never fire: the rest of the block is skipped; name one state, and let that state's on_enter choose where to go", site.String(), target)
+		c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q is never rendered (both engines look an on_error target up as written), so it names no state; this on_error redirect can never fire: the rest of the block is skipped; name one state, and let that state's on_enter choose where to go", site.String(), target)
 		return "", true
 	}
 	if target == "" || target == "." {
@@ -104,7 +104,7 @@ func (c *checker) onErrorWritten(e *story.Effect, site effSite) (target string, 
 	if foldedAbsolute(c.st, target) { // rule_target_folded.go
 		if path := strings.ReplaceAll(target, "/", "."); !c.src.inFolded(foldedTop(c.st), path, 0) {
 			from, maxClimb := c.onErrorFrom(site)
-			c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped; %s", site.String(), target, c.foldedFix(site.State, from, maxClimb, path))
+			c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped; %s", site.String(), target, c.foldedFix(site.State, from, maxClimb, path))
 		}
 		return "", true
 	}
@@ -153,9 +153,7 @@ func (c *checker) regionBase(base string, decl *story.State) string {
 // the engines climb from differently (story-runtime.md §6.3 example B).
 func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, kb, to string) {
 	upstream, _ := story.ResolvePath(base, target)
-	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
-		"%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)",
-		site.String(), target, kb, to, base, upstream, to)
+	c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)", site.String(), target, kb, to, base, upstream, to)
 }
 
 // importedParallelOnError reports a bare on_error inside a parallel state
@@ -168,9 +166,7 @@ func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, k
 // names kid.p.failed, and kitsoki stays in the parallel state).
 func (c *checker) importedParallelOnError(e *story.Effect, site effSite, target string, p *story.State) {
 	folded := strings.Repeat("../", strings.Count(site.State.Path, ".")+1) + target
-	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
-		"%s: on_error %q inside the parallel state %q of an imported story: the fold writes it as %q; %s, but the existing engine climbs from the whole parallel state's encoded path and lands on a path that is not a state; no spelling means the same to both here: move the call out of the parallel state",
-		site.String(), target, p.Path, folded, c.kitsokiParallelClimb(site, target, folded))
+	c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q inside the parallel state %q of an imported story: the fold writes it as %q; %s, but the existing engine climbs from the whole parallel state's encoded path and lands on a path that is not a state; no spelling means the same to both here: move the call out of the parallel state", site.String(), target, p.Path, folded, c.kitsokiParallelClimb(site, target, folded))
 }
 
 // dispatchedInParallel reports whether the call at site is dispatched in
@@ -202,7 +198,7 @@ func (c *checker) kitsokiParallelClimb(site effSite, target, folded string) stri
 
 func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved, base string, err error) {
 	if te, ok := err.(*story.TargetError); ok && strings.Contains(te.Msg, "reaches into the imported child") {
-		c.rep.Errf(e.PosOf("on_error"), ruleTarget, "%s: on_error: %s", site.String(), te.Msg)
+		c.rep.ErrAt(e.PosOf("on_error"), site.Place(), ruleTarget, "%s: on_error: %s", site.String(), te.Msg)
 		return
 	}
 	var b strings.Builder
@@ -238,7 +234,7 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 		from, maxClimb := c.onErrorFrom(site)
 		b.WriteString("; " + yamlnode.Meant(spelled(c.st, from, sug, maxClimb)))
 	}
-	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", b.String())
+	c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s", b.String())
 }
 
 // onErrorFrom is the state path an on_error "../" chain written at site
@@ -265,7 +261,7 @@ func (c *checker) onErrorAboveChild(e *story.Effect, site effSite, target string
 	if p, _ := story.ClimbPath(site.State.Path, target); c.st.State(p) != nil {
 		fix = yamlnode.Meant(spelledFrom(c.st, site.State, p))
 	}
-	c.rep.Errf(e.PosOf("on_error"), ruleTarget, "%s: on_error %q walks above this imported story's namespace (depth %d, %d `..` segments): the importing story is refused at load (cross-boundary parent targets are forbidden); %s", site.String(), target, depthOf(site.State), n, fix)
+	c.rep.ErrAt(e.PosOf("on_error"), site.Place(), ruleTarget, "%s: on_error %q walks above this imported story's namespace (depth %d, %d `..` segments): the importing story is refused at load (cross-boundary parent targets are forbidden); %s", site.String(), target, depthOf(site.State), n, fix)
 }
 
 // nearState suggests a state for a dangling target: the closest path, or a
@@ -518,8 +514,7 @@ func (c *checker) exitClimb(e *story.Effect, site effSite, target, exit, emit st
 	if here == t.Path {
 		return
 	}
-	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: emit_intent %q takes @exit:%s before any call of the state is dispatched, so both engines climb from %q to %q, not from %q to %q; name the state absolutely (`%s`)",
-		site.String(), target, emit, exit, base, t.Path, site.State.Path, here, here)
+	c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: emit_intent %q takes @exit:%s before any call of the state is dispatched, so both engines climb from %q to %q, not from %q to %q; name the state absolutely (`%s`)", site.String(), target, emit, exit, base, t.Path, site.State.Path, here, here)
 }
 
 // climbedAboveTop resolves an on_error "../" target whose segments climb
@@ -577,7 +572,6 @@ func (c *checker) parallelClimb(e *story.Effect, site effSite, target string, pa
 	if t, ok := c.climbedAboveTop(site.State.Path, target); err != nil && ok {
 		here = t.Path
 	}
-	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched in the parallel state %q: emit_intent %q before it enters it, so both engines climb from its encoded path %q, as a string, to %q, not from %q to %q; name the state absolutely (`%s`)",
-		site.String(), target, par.Path, emit, base, there, site.State.Path, here, here)
+	c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q is dispatched in the parallel state %q: emit_intent %q before it enters it, so both engines climb from its encoded path %q, as a string, to %q, not from %q to %q; name the state absolutely (`%s`)", site.String(), target, par.Path, emit, base, there, site.State.Path, here, here)
 	return true
 }

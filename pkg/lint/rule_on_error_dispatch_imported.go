@@ -35,8 +35,7 @@ func (c *checker) importedDispatchClimb(e *story.Effect, site effSite, target st
 	if up := strings.Repeat("../", depthOf(c.st.State(l.base))+1) + strings.ReplaceAll(l.meant, ".", "/"); story.Climbs(up) <= depthOf(site.State)+1 && c.sameDepth(site, l.base) {
 		fix = fmt.Sprintf("write %q, which names it from %q here and once imported, or %s", up, l.base, fix)
 	}
-	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is folded under this story's alias to %q, and both engines climb that from the dispatch state %q, so it %s, not this story's `%s`; %s",
-		site.String(), target, l.folded, prefix+"."+l.base, what, l.meant, fix)
+	c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q is folded under this story's alias to %q, and both engines climb that from the dispatch state %q, so it %s, not this story's `%s`; %s", site.String(), target, l.folded, prefix+"."+l.base, what, l.meant, fix)
 	return true
 }
 

@@ -70,8 +70,7 @@ func (c *checker) importedExitClimb(e *story.Effect, site effSite, target string
 	if l.renders != "" {
 		emit = fmt.Sprintf("emit_intent %q, where it renders %q, takes @exit:%s", l.emit, l.renders, l.exit)
 	}
-	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: %s before any call of the state is dispatched, which the importing story maps to %s; the fold writes it as %q, and both engines climb that from %q, so it %s, not this story's `%s`; name the state by its folded path (`%s`, under this alias only), or make the call in a state whose on_enter takes no exit",
-		site.String(), target, emit, l.mapped, l.folded, l.base, what, l.meant, l.meant)
+	c.rep.WarnAt(e.PosOf("on_error"), site.Place(), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: %s before any call of the state is dispatched, which the importing story maps to %s; the fold writes it as %q, and both engines climb that from %q, so it %s, not this story's `%s`; name the state by its folded path (`%s`, under this alias only), or make the call in a state whose on_enter takes no exit", site.String(), target, emit, l.mapped, l.folded, l.base, what, l.meant, l.meant)
 	return true
 }
 

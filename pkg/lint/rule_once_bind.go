@@ -12,7 +12,7 @@ var ruleOnceBind = &Rule{ID: "once-bind", Severity: diag.Error, Summary: "once: 
 func checkOnceBind(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Once() && len(e.Bind()) == 0 {
-			c.rep.Errf(e.PosOf("once"), ruleOnceBind, "%s: once: true requires a non-empty bind: (the bind target is the cache that arms the skip)", site.String())
+			c.rep.ErrAt(e.PosOf("once"), site.Place(), ruleOnceBind, "%s: once: true requires a non-empty bind: (the bind target is the cache that arms the skip)", site.String())
 		}
 	})
 }

@@ -282,7 +282,7 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 		}
 		f := filepath.Join(c.st.Dir, "views", file)
 		if !pc.fileExists(f) {
-			c.rep.Warnf(v.Pos, rulePongo, "state %q: view "+what+" not found: views are looked for under views/ only (not in a prompts overlay), so the turn that shows this state fails", s.Path, name, file)
+			c.rep.WarnAt(v.Pos, diag.StatePlace(s.Path), rulePongo, "state %q: view "+what+" not found: views are looked for under views/ only (not in a prompts overlay), so the turn that shows this state fails", s.Path, name, file)
 			return
 		}
 		pc.addFile(f, v.Pos)

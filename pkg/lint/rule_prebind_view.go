@@ -95,7 +95,7 @@ func checkPrebindView(c *checker) {
 			if name != k {
 				name += ", " + k + " once imported"
 			}
-			c.rep.Warnf(first[k].at, rulePrebindView, "state %q: view references an on_enter bind-target without a fallback (world.%s); a pre-bind frame would render its schema default: add a `?? \"(pending)\"` fallback or rely on the post-bind re-render", s.Path, name)
+			c.rep.WarnAt(first[k].at, diag.StatePlace(s.Path), rulePrebindView, "state %q: view references an on_enter bind-target without a fallback (world.%s); a pre-bind frame would render its schema default: add a `?? \"(pending)\"` fallback or rely on the post-bind re-render", s.Path, name)
 		}
 	}
 }

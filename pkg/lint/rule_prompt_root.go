@@ -21,8 +21,7 @@ func checkPromptRoots(c *checker) {
 		}
 		f, _ := c.existing(r.path) // a missing one is agent-file's
 		if !story.Confined(f, roots) {
-			c.rep.Errf(e.PosOf("with"), rulePromptRoot, "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
-				site.String(), r.key, r.path, f, strings.Join(roots, ", "))
+			c.rep.ErrAt(e.PosOf("with"), site.Place(), rulePromptRoot, "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there", site.String(), r.key, r.path, f, strings.Join(roots, ", "))
 		}
 	})
 }

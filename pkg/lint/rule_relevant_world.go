@@ -19,7 +19,7 @@ func checkRelevantWorld(c *checker) {
 			if c.st.Var(rw.Name) != nil || story.IsReservedWorld(rw.Name) || lifted(c.st, "world", rw.Name) || importerHas(c.st, "world", rw.Name) {
 				continue
 			}
-			c.rep.Errf(rw.Pos, ruleRelevantWorld, "state %q: relevant_world key %q is not declared in world schema%s", s.Path, rw.Name, c.didYouMean(rw.Name, names))
+			c.rep.ErrAt(rw.Pos, diag.StatePlace(s.Path), ruleRelevantWorld, "state %q: relevant_world key %q is not declared in world schema%s", s.Path, rw.Name, c.didYouMean(rw.Name, names))
 		}
 	}
 }

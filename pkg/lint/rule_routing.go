@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"strconv"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -43,7 +44,7 @@ func checkRouting(c *checker) {
 				c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.state %q is not declared in states", r.FreeFormFallbackState)
 				break
 			}
-			c.checkArcIntent(s, r.Pos, story.RuleRouting, "routing.free_form_fallback.intent", "in state "+strconv.Quote(s.Path), r.FreeFormFallbackIntent, true)
+			c.checkArcIntent(s, r.Pos, story.RuleRouting, diag.Place{}, "routing.free_form_fallback.intent", "in state "+strconv.Quote(s.Path), r.FreeFormFallbackIntent, true)
 		}
 	}
 	alias := cmp.Or(r.ExtractLLMAgent, "agent.local")

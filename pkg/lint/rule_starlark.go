@@ -25,7 +25,7 @@ func checkStarlark(c *checker) {
 		p := e.WithPos("script")
 		script := withString(e, "script")
 		if script == "" {
-			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run requires a non-empty with.script", site.String())
+			c.rep.ErrAt(p, site.Place(), ruleStarlark, "%s: host.starlark.run requires a non-empty with.script", site.String())
 			return
 		}
 		if story.IsTemplated(script) {
@@ -33,7 +33,7 @@ func checkStarlark(c *checker) {
 		}
 		abs, root := c.scriptPath(script)
 		if rel, err := filepath.Rel(root, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q resolves outside the app root", site.String(), script)
+			c.rep.ErrAt(p, site.Place(), ruleStarlark, "%s: host.starlark.run script %q resolves outside the app root", site.String(), script)
 			return
 		}
 		// through the root: a script or sidecar linked out of it is
@@ -42,23 +42,23 @@ func checkStarlark(c *checker) {
 		defer r.Close()
 		if _, err := r.Stat(abs); err != nil {
 			if errors.Is(err, safefile.ErrOutsideRoot) {
-				c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q leads outside the app root through a symbolic link; keep the script inside the story's directory", site.String(), script)
+				c.rep.ErrAt(p, site.Place(), ruleStarlark, "%s: host.starlark.run script %q leads outside the app root through a symbolic link; keep the script inside the story's directory", site.String(), script)
 				return
 			}
-			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q not found (resolved to %q)", site.String(), script, abs)
+			c.rep.ErrAt(p, site.Place(), ruleStarlark, "%s: host.starlark.run script %q not found (resolved to %q)", site.String(), script, abs)
 			return
 		}
 		if _, err := r.Stat(abs + ".yaml"); err != nil {
 			if errors.Is(err, safefile.ErrOutsideRoot) {
-				c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run sidecar %q leads outside the app root through a symbolic link; keep the sidecar inside the story's directory", site.String(), abs+".yaml")
+				c.rep.ErrAt(p, site.Place(), ruleStarlark, "%s: host.starlark.run sidecar %q leads outside the app root through a symbolic link; keep the sidecar inside the story's directory", site.String(), abs+".yaml")
 				return
 			}
-			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.String(), script, abs+".yaml", safefile.ErrText(err))
+			c.rep.ErrAt(p, site.Place(), ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.String(), script, abs+".yaml", safefile.ErrText(err))
 			return
 		}
 		sc, err := c.sidecar(r, abs+".yaml")
 		if err != nil { // upstream refuses the story at load
-			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run sidecar %q is malformed: %s", site.String(), abs+".yaml", err)
+			c.rep.ErrAt(p, site.Place(), ruleStarlark, "%s: host.starlark.run sidecar %q is malformed: %s", site.String(), abs+".yaml", err)
 			return
 		}
 		c.checkStarlarkInputs(e, site, sc)
@@ -78,8 +78,7 @@ func (c *checker) checkStarlarkInputs(e *story.Effect, site effSite, sc *scripti
 			continue
 		}
 		if f := sc.Inputs[name]; !scriptiface.TypeOK(f.Type, v) {
-			c.rep.Errf(e.WithPos("inputs."+name), ruleStarlark, "%s: host.starlark.run input %q is declared %s but is wired to a non-template %s (%v) that can never satisfy it — pass a %s literal or a {{ }} template",
-				site.String(), name, f.Type, scriptiface.TypeName(jsonvalue.YAMLInts(v), false), v, f.Type)
+			c.rep.ErrAt(e.WithPos("inputs."+name), site.Place(), ruleStarlark, "%s: host.starlark.run input %q is declared %s but is wired to a non-template %s (%v) that can never satisfy it — pass a %s literal or a {{ }} template", site.String(), name, f.Type, scriptiface.TypeName(jsonvalue.YAMLInts(v), false), v, f.Type)
 			continue
 		}
 		c.starlarkUintInput(e, site, name)

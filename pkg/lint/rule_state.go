@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"kitsoki/pkg/diag"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,10 +19,10 @@ func checkStateValues(c *checker) {
 		c.checkStateTimeout(s)
 		if o := s.AgentOffRamp(); o != nil && o.Enabled {
 			if s.Terminal {
-				c.rep.Errf(o.Pos, story.RuleState, "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
+				c.rep.ErrAt(o.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
 			}
 			if s.Mode() == "conversational" {
-				c.rep.Errf(o.Pos, story.RuleState, "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
+				c.rep.ErrAt(o.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
 			}
 		}
 		c.checkContextualRouting(s)
@@ -31,7 +32,7 @@ func checkStateValues(c *checker) {
 			}
 		}
 		if di := s.DefaultIntent(); di != "" {
-			c.checkArcIntent(s, s.PosOf("default_intent"), story.RuleState, fmt.Sprintf("state %q: default_intent", s.Path), "in this state", di, true)
+			c.checkArcIntent(s, s.PosOf("default_intent"), story.RuleState, diag.StatePlace(s.Path), fmt.Sprintf("state %q: default_intent", s.Path), "in this state", di, true)
 		}
 	}
 }
@@ -42,20 +43,20 @@ func (c *checker) checkStateEnums(s *story.State) {
 	switch s.Decider() {
 	case "", "human", "llm":
 	default:
-		c.rep.Errf(s.PosOf("decider"), story.RuleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider())
+		c.rep.ErrAt(s.PosOf("decider"), diag.StatePlace(s.Path), story.RuleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider())
 	}
 	switch s.WriteMode() {
 	case "", "open":
 	case "read_only":
 		if !dispatchesAgent(s) {
-			c.rep.Errf(s.PosOf("write_mode"), story.RuleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
+			c.rep.ErrAt(s.PosOf("write_mode"), diag.StatePlace(s.Path), story.RuleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
 		}
 		c.checkReadOnlyAgents(s)
 	default:
-		c.rep.Errf(s.PosOf("write_mode"), story.RuleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode())
+		c.rep.ErrAt(s.PosOf("write_mode"), diag.StatePlace(s.Path), story.RuleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode())
 	}
 	if s.InterceptDrive() != "" && s.InterceptDrive() != "rest" {
-		c.rep.Errf(s.PosOf("intercept_drive"), story.RuleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive())
+		c.rep.ErrAt(s.PosOf("intercept_drive"), diag.StatePlace(s.Path), story.RuleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive())
 	}
 }
 
@@ -71,13 +72,13 @@ func (c *checker) checkRoomOnly(s *story.State) {
 	}
 	if _, ok := s.Keys["transcript"]; ok {
 		if !top {
-			c.rep.Errf(s.PosOf("transcript"), story.RuleState, "state %q: transcript: only allowed on top-level (room) states%s", s.Path, why)
+			c.rep.ErrAt(s.PosOf("transcript"), diag.StatePlace(s.Path), story.RuleState, "state %q: transcript: only allowed on top-level (room) states%s", s.Path, why)
 		} else if s.Transcript() != "" && s.Transcript() != "persistent" && s.Transcript() != "transient" {
-			c.rep.Errf(s.PosOf("transcript"), story.RuleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript())
+			c.rep.ErrAt(s.PosOf("transcript"), diag.StatePlace(s.Path), story.RuleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript())
 		}
 	}
 	if _, ok := s.Keys["theme"]; ok && !top {
-		c.rep.Errf(s.PosOf("theme"), story.RuleState, "state %q: theme: only allowed on top-level (room) states%s", s.Path, why)
+		c.rep.ErrAt(s.PosOf("theme"), diag.StatePlace(s.Path), story.RuleState, "state %q: theme: only allowed on top-level (room) states%s", s.Path, why)
 	}
 }
 
@@ -87,9 +88,9 @@ func (c *checker) checkStateTimeout(s *story.State) {
 		return
 	}
 	if t.After == "" {
-		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'after' field", s.Path)
+		c.rep.ErrAt(t.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q: timeout: missing 'after' field", s.Path)
 	} else if story.TemplatedAt(story.FieldTimeoutAfter, t.After) {
-		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q is a template, which neither engine renders (the existing engine parses it as written): the timeout never fires; write a literal duration such as 5m", s.Path, t.After)
+		c.rep.WarnAt(t.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q: timeout.after %q is a template, which neither engine renders (the existing engine parses it as written): the timeout never fires; write a literal duration such as 5m", s.Path, t.After)
 	} else if duration.Never(t.After) {
 		what := "is more days than a duration holds"
 		switch a := strings.ToLower(strings.TrimSpace(t.After)); {
@@ -98,22 +99,22 @@ func (c *checker) checkStateTimeout(s *story.State) {
 		case strings.Contains(a, "nan"):
 			what = "is not a number of days"
 		}
-		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q %s: the timeout never fires (upstream loads it too); write a positive duration", s.Path, t.After, what)
+		c.rep.WarnAt(t.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q: timeout.after %q %s: the timeout never fires (upstream loads it too); write a positive duration", s.Path, t.After, what)
 	} else if _, err := duration.Parse(t.After); err != nil {
-		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
+		c.rep.ErrAt(t.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
 	}
 	if t.Target == "" {
-		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'target' field", s.Path)
+		c.rep.ErrAt(t.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q: timeout: missing 'target' field", s.Path)
 	} else if strings.HasPrefix(t.Target, ".") || strings.Contains(t.Target, "/") || story.TemplatedAt(story.FieldTarget, t.Target) { // conformance clock/child, timeout-slash-target; a {% %} one alone is refused (rule target)
 		fix := "write the absolute state path with dots"
 		if to, within := story.ClimbPath(s.Path, t.Target); c.st.Imported() && !story.TemplatedAt(story.FieldTarget, t.Target) && within && c.st.State(to) != nil {
 			fix = fmt.Sprintf("write the folded path `%s` (under this alias only)", spelled(c.st, s.Path, to, -1))
 		}
-		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative, templated or written with slashes, and a timeout target is looked up as written, so this timeout never fires; %s", s.Path, t.Target, fix)
+		c.rep.WarnAt(t.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q: timeout.target %q is relative, templated or written with slashes, and a timeout target is looked up as written, so this timeout never fires; %s", s.Path, t.Target, fix)
 	} else if tg := strings.TrimSpace(t.Target); c.st.Imported() && c.st.Importer() != nil && tg != "" && !strings.HasPrefix(tg, "@exit:") && !strings.Contains(tg, ".") && c.st.State(tg) != nil {
 		// conformance-free, probed: the existing engine logs
 		// `fireTimeout: target state "../../top" not found`
-		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q: this story is imported, and the fold writes a bare target as %q, which a timeout looks up as written, so this timeout never fires; write the folded path `%s` (under this alias only)", s.Path, t.Target, strings.Repeat("../", depthOf(s)+1)+tg, foldedPrefix(c.st)+"."+tg)
+		c.rep.WarnAt(t.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q: timeout.target %q: this story is imported, and the fold writes a bare target as %q, which a timeout looks up as written, so this timeout never fires; write the folded path `%s` (under this alias only)", s.Path, t.Target, strings.Repeat("../", depthOf(s)+1)+tg, foldedPrefix(c.st)+"."+tg)
 	}
 }
 
@@ -125,11 +126,11 @@ func (c *checker) checkContextualRouting(s *story.State) {
 		return
 	}
 	if cr.RoomChat == "" && cr.HelpChat == nil && cr.MetaChat == nil {
-		c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
+		c.rep.ErrAt(cr.Pos, diag.StatePlace(s.Path), story.RuleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
 	}
 	for _, f := range []struct{ key, v string }{{"room_chat", cr.RoomChat}, {"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
 		if f.v != "" {
-			c.checkArcIntent(s, cr.Pos, story.RuleState, fmt.Sprintf("state %q: contextual_routing.%s", s.Path, f.key), "in this state", f.v, false)
+			c.checkArcIntent(s, cr.Pos, story.RuleState, diag.StatePlace(s.Path), fmt.Sprintf("state %q: contextual_routing.%s", s.Path, f.key), "in this state", f.v, false)
 		}
 	}
 }
@@ -143,7 +144,7 @@ func (c *checker) checkReservedSet(s *story.State, p *story.EffectPlace) {
 			if p.List == "effect" {
 				name = "intent " + strconv.Quote(p.Intent)
 			}
-			c.rep.Errf(kv.Pos, story.RuleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, name)
+			c.rep.ErrAt(kv.Pos, diag.StatePlace(s.Path), story.RuleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, name)
 		}
 	}
 }
@@ -188,7 +189,7 @@ func (c *checker) checkReadOnlyAgents(s *story.State) {
 			continue
 		}
 		named = append(named, name)
-		c.rep.Errf(e.WithPos("agent"), story.RuleState, "state %q: write_mode: read_only contradicts agent %q which declares external_side_effect: true (statically write-capable); the static and runtime postures must agree — drop write_mode: read_only or set the agent read-only", s.Path, name)
+		c.rep.ErrAt(e.WithPos("agent"), diag.StatePlace(s.Path), story.RuleState, "state %q: write_mode: read_only contradicts agent %q which declares external_side_effect: true (statically write-capable); the static and runtime postures must agree — drop write_mode: read_only or set the agent read-only", s.Path, name)
 	}
 }
 

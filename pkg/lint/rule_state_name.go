@@ -22,13 +22,13 @@ func checkStateNames(c *checker) {
 		hash, bar, par := strings.Contains(s.Name, "#"), strings.Contains(s.Name, "|"), inParallel(s)
 		switch {
 		case hash && !par:
-			c.rep.Warnf(s.Pos, ruleStateName, "state %q: the name holds \"#\", which both engines read as the separator of a parallel state's active leaves (\"root#leaf|leaf\"), so a turn that enters this state fails (the existing engine crashes); rename it without \"#\"", s.Path)
+			c.rep.WarnAt(s.Pos, diag.StatePlace(s.Path), ruleStateName, "state %q: the name holds \"#\", which both engines read as the separator of a parallel state's active leaves (\"root#leaf|leaf\"), so a turn that enters this state fails (the existing engine crashes); rename it without \"#\"", s.Path)
 		case hash || (bar && par):
 			sep := "#"
 			if !hash {
 				sep = "|"
 			}
-			c.rep.Warnf(s.Pos, ruleStateName, "state %q: the name holds %q inside a parallel state, whose active leaves are written \"root#leaf|leaf\": the existing engine splits the name there and then refuses the state's intents (kitsoki keeps it whole); rename it without %q", s.Path, sep, sep)
+			c.rep.WarnAt(s.Pos, diag.StatePlace(s.Path), ruleStateName, "state %q: the name holds %q inside a parallel state, whose active leaves are written \"root#leaf|leaf\": the existing engine splits the name there and then refuses the state's intents (kitsoki keeps it whole); rename it without %q", s.Path, sep, sep)
 		}
 	}
 }

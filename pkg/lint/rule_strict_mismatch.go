@@ -61,8 +61,7 @@ func checkStrictMismatch(c *checker) {
 			if float {
 				does = "adds the delta to it truncated (1.5 + 1 = 2)"
 			}
-			c.rep.Warnf(kv.Pos, ruleStrictMismatch, "%s: increment %s: the key %s, not an integer: the existing engine %s, --strict fails the turn. Declare it type: int with an integer default",
-				site.String(), kv.Key, what, does)
+			c.rep.WarnAt(kv.Pos, site.Place(), ruleStrictMismatch, "%s: increment %s: the key %s, not an integer: the existing engine %s, --strict fails the turn. Declare it type: int with an integer default", site.String(), kv.Key, what, does)
 		}
 	})
 }

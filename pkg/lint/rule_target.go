@@ -23,13 +23,13 @@ func checkTargets(c *checker) {
 		if p.File == "" {
 			p = t.Pos
 		}
-		c.checkTarget(s, t.Target, p, "", false)
+		c.checkTarget(s, t.Target, p, "", diag.Place{}, false)
 	})
 	for _, s := range c.states() {
 		if s.Timeout() != nil && s.Timeout().Target != "" {
 			// upstream words a timeout's target as an arm's: `state "a":
 			// transition target ...`, naming no timeout.target
-			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, "", true)
+			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, "", diag.Place{}, true)
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -42,10 +42,10 @@ func checkTargets(c *checker) {
 		if e.Target() != "" && site.OnComplete {
 			if tg := strings.TrimSpace(e.Target()); tg == "." || (strings.HasPrefix(tg, "@exit:") && !c.st.Imported()) {
 				// an on_complete target must name a state
-				c.rep.Errf(e.PosOf("target"), ruleTarget, "%s", onCompleteNoState(site.String(), tg))
+				c.rep.ErrAt(e.PosOf("target"), site.Place(), ruleTarget, "%s", onCompleteNoState(site.String(), tg))
 				return
 			}
-			c.checkTarget(site.State, e.Target(), e.PosOf("target"), site.String()+": ", false)
+			c.checkTarget(site.State, e.Target(), e.PosOf("target"), site.String()+": ", site.Place(), false)
 		}
 	})
 }
@@ -58,16 +58,21 @@ func noSuchTarget(from *story.State, prefix, target, resolved string) string {
 	return fmt.Sprintf("state %q: transition target %q (resolved: %q) does not exist", from.Path, target, resolved)
 }
 
-// checkTarget checks a literal target written in from; timeout says it is
-// a timeout.target, which is looked up as written, so a hint for one in
-// an imported story is the folded path, never a "../" chain.
-func (c *checker) checkTarget(from *story.State, target string, p story.Pos, prefix string, timeout bool) {
+// checkTarget checks a literal target written in from; its messages
+// start with prefix, which names the place at (or, when "", with from's
+// place). timeout says it is a timeout.target, which is looked up as
+// written, so a hint for one in an imported story is the folded path,
+// never a "../" chain.
+func (c *checker) checkTarget(from *story.State, target string, p story.Pos, prefix string, at diag.Place, timeout bool) {
+	if prefix == "" {
+		at = diag.StatePlace(from.Path)
+	}
 	maxClimb := depthOf(from) + 1
 	if timeout {
 		maxClimb = -1
 	}
 	if tagOnly(target) {
-		c.rep.Errf(p, ruleTarget, "%s%s: a target is rendered only when it holds {{ }}, so a {%% %%} tag alone is read as a state path; write the choice inside {{ }} (story-runtime.md §1.6)", prefix, noSuchTarget(from, prefix, target, target))
+		c.rep.ErrAt(p, at, ruleTarget, "%s%s: a target is rendered only when it holds {{ }}, so a {%% %%} tag alone is read as a state path; write the choice inside {{ }} (story-runtime.md §1.6)", prefix, noSuchTarget(from, prefix, target, target))
 		return
 	}
 	if target != "" && strings.TrimSpace(target) != target && !story.IsTemplated(target) {
@@ -77,13 +82,13 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 		if strings.TrimSpace(target) == "" {
 			fix = "write . to stay, or a state path"
 		}
-		c.rep.Errf(p, ruleTarget, "%s%s; %s", prefix, msg, fix)
+		c.rep.ErrAt(p, at, ruleTarget, "%s%s; %s", prefix, msg, fix)
 		return
 	}
 	if foldedAbsolute(c.st, target) { // rule_target_folded.go
 		if path := strings.ReplaceAll(strings.TrimSpace(target), "/", "."); !c.src.inFolded(foldedTop(c.st), path, 0) {
 			msg := noSuchTarget(from, prefix, target, path)
-			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); %s", prefix, msg, c.foldedFix(from, from.Path, maxClimb, path))
+			c.rep.ErrAt(p, at, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); %s", prefix, msg, c.foldedFix(from, from.Path, maxClimb, path))
 		}
 		return
 	}
@@ -109,7 +114,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 				msg += "; " + yamlnode.Meant(spelled(c.st, from.Path, sug, maxClimb))
 			}
 		}
-		c.rep.Errf(p, ruleTarget, "%s%s", prefix, msg)
+		c.rep.ErrAt(p, at, ruleTarget, "%s%s", prefix, msg)
 		return
 	}
 	if t.Kind == story.TargetExit {
@@ -121,11 +126,11 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 			if where == "" {
 				where = fmt.Sprintf("state %q: ", from.Path) // upstream's text (story-format §9.6)
 			}
-			c.rep.Errf(p, ruleExits, "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", where, target, target)
+			c.rep.ErrAt(p, at, ruleExits, "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", where, target, target)
 			return
 		}
 		if c.st.Exits[t.Exit] == nil {
-			c.rep.Errf(p, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
+			c.rep.ErrAt(p, at, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
 		}
 	}
 }

@@ -101,7 +101,7 @@ func checkInitialSyntax(c *checker, pc *pongoCheck) {
 			continue
 		}
 		if perr := pc.compiled(compiledPongoInline, pc.inlineLoader, src); perr != nil {
-			c.rep.Warnf(c.errAt(s.InitialPos(), src, perr), ruleTargetSyntax, "state %q initial: %q does not compile as pongo2 (%s), which renders an initial: on every path: every turn that enters %q fails, on both engines; %s",
+			c.rep.WarnAt(c.errAt(s.InitialPos(), src, perr), diag.StatePlace(s.Path), ruleTargetSyntax, "state %q initial: %q does not compile as pongo2 (%s), which renders an initial: on every path: every turn that enters %q fails, on both engines; %s",
 				s.Path, src, oneLine(perr), s.Path, targetSyntaxFix)
 		}
 	}

@@ -46,7 +46,7 @@ func (c *checker) effectTemplates(e *story.Effect, site effSite) {
 		if site.Template && placeholderErr(text, err) {
 			return // substituted when the phase is expanded
 		}
-		c.rep.Add(p, sev, ruleTemplate, "%s: effect %s: %s", site.String(), what, err.Error())
+		c.rep.AddAt(p, site.Place(), sev, ruleTemplate, "%s: effect %s: %s", site.String(), what, err.Error())
 	}
 	for _, kv := range e.Set {
 		if sub, err := c.compileValue(kv.Value); err != nil {
@@ -79,16 +79,16 @@ func (c *checker) effectTemplates(e *story.Effect, site effSite) {
 func (c *checker) bindTemplate(kv story.KV, site effSite, sev diag.Severity) {
 	switch v := kv.Value.(type) {
 	case map[string]any, []any:
-		c.rep.Add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.String(), kv.Key)
+		c.rep.AddAt(kv.Pos, site.Place(), sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.String(), kv.Key)
 	case nil: // upstream reads null as the empty path
-		c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q: a null result path binds nothing; name a path such as submitted or stdout_json.sha", site.String(), kv.Key)
+		c.rep.WarnAt(kv.Pos, site.Place(), ruleTemplate, "%s: effect bind %q: a null result path binds nothing; name a path such as submitted or stdout_json.sha", site.String(), kv.Key)
 	case string:
 		if !expr.IsTemplate(v) {
 			return
 		}
 		// upstream compiles a bind template only when the result lands
 		if err := c.compileTemplate(v); err != nil && !(site.Template && placeholderErr(v, err)) {
-			c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q never binds (the template fails whenever the call answers, and the key keeps its value): %s", site.String(), kv.Key, err.Error())
+			c.rep.WarnAt(kv.Pos, site.Place(), ruleTemplate, "%s: effect bind %q never binds (the template fails whenever the call answers, and the key keeps its value): %s", site.String(), kv.Key, err.Error())
 		}
 	}
 }

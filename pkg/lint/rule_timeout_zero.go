@@ -20,7 +20,7 @@ func checkTimeoutZero(c *checker) {
 			continue
 		}
 		if d, err := duration.Parse(t.After); err == nil && d == 0 {
-			c.rep.Warnf(t.Pos, ruleTimeoutZero, "state %q: timeout.after %q is zero (less than a nanosecond counts as zero): the existing engine arms no timer for it, and neither does kitsoki, so the timeout never fires; write a positive duration such as 30s, or drop the timeout:", s.Path, t.After)
+			c.rep.WarnAt(t.Pos, diag.StatePlace(s.Path), ruleTimeoutZero, "state %q: timeout.after %q is zero (less than a nanosecond counts as zero): the existing engine arms no timer for it, and neither does kitsoki, so the timeout never fires; write a positive duration such as 30s, or drop the timeout:", s.Path, t.After)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func checkUnfetchedRoots(c *checker) {
 	const failsJob = "the job's on_complete stops there on both engines (none of its writes stand)"
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		for _, n := range c.unfetched(compiledGuard, t.When) {
-			c.rep.Warnf(t.WhenPos(), ruleUnfetchedRoot, "state %q intent %q arm %d: when %q reads %s, which no run gives an expression: "+fails,
+			c.rep.WarnAt(t.WhenPos(), diag.ArcPlace(s.Path, intent), ruleUnfetchedRoot, "state %q intent %q arm %d: when %q reads %s, which no run gives an expression: "+fails,
 				s.Path, intent, arm, t.When, n, n)
 		}
 	})
@@ -32,10 +32,10 @@ func checkUnfetchedRoots(c *checker) {
 		report := func(p story.Pos, what, src string, kind compileKind) {
 			for _, n := range c.unfetched(kind, src) {
 				if site.OnComplete {
-					c.rep.Warnf(p, ruleUnfetchedRoot, "%s: %s %q reads %s, which no run gives an expression: "+failsJob, site.String(), what, src, n)
+					c.rep.WarnAt(p, site.Place(), ruleUnfetchedRoot, "%s: %s %q reads %s, which no run gives an expression: "+failsJob, site.String(), what, src, n)
 					continue
 				}
-				c.rep.Warnf(p, ruleUnfetchedRoot, "%s: %s %q reads %s, which no run gives an expression: "+fails, site.String(), what, src, n, n)
+				c.rep.WarnAt(p, site.Place(), ruleUnfetchedRoot, "%s: %s %q reads %s, which no run gives an expression: "+fails, site.String(), what, src, n, n)
 			}
 		}
 		eachValueString(e, func(p story.Pos, what, key, _, v string) { report(p, what+" "+key, v, compiledTemplate) })
@@ -43,7 +43,7 @@ func checkUnfetchedRoots(c *checker) {
 			// an emit_intent's when: is deferred to the post-bind pass: a
 			// failure there drops the emit (conformance untyped-roots-unfetched emit-when)
 			for _, n := range c.unfetched(compiledGuard, e.When) {
-				c.rep.Warnf(e.Pos, ruleUnfetchedRoot, "%s: when %q reads %s, which no run gives an expression: the emit_intent never runs on either engine", site.String(), e.When, n)
+				c.rep.WarnAt(e.Pos, site.Place(), ruleUnfetchedRoot, "%s: when %q reads %s, which no run gives an expression: the emit_intent never runs on either engine", site.String(), e.When, n)
 			}
 			return
 		}

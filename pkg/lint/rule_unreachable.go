@@ -54,7 +54,7 @@ func checkUnreachable(c *checker) {
 	}
 	for _, s := range st.AllStates() {
 		if !w.reached[s] {
-			c.rep.Warnf(s.Pos, ruleUnreachable, "state %q is unreachable from root %q: no transition, on_error, timeout or on_complete target leads to it", s.Path, st.Root)
+			c.rep.WarnAt(s.Pos, diag.StatePlace(s.Path), ruleUnreachable, "state %q is unreachable from root %q: no transition, on_error, timeout or on_complete target leads to it", s.Path, st.Root)
 		}
 	}
 }

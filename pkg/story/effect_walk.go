@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"kitsoki/pkg/diag"
 )
 
 // EffectPlace is where one effect sits: item Index of List, below the
@@ -67,6 +69,21 @@ func (p *EffectPlace) write(b *strings.Builder) {
 	b.WriteByte('[')
 	b.WriteString(strconv.Itoa(p.Index))
 	b.WriteByte(']')
+}
+
+// Place is the state (and the intent, in an arc) the place's name starts
+// with, as data; none in a phase or a proposal.
+func (p *EffectPlace) Place() diag.Place {
+	for p.Parent != nil {
+		p = p.Parent
+	}
+	switch p.top {
+	case topState:
+		return diag.StatePlace(p.State.Path)
+	case topArc:
+		return diag.ArcPlace(p.State.Path, p.Intent)
+	}
+	return diag.Place{}
 }
 
 // InProposal reports whether the place lies in a proposal's execute.

@@ -87,7 +87,7 @@ func (o *ImportOverrides) ParseStateIn(name string, b *OverrideBudget) (*State, 
 func (o *ImportOverrides) ParseIntentIn(name string, b *OverrideBudget) (*Intent, []diag.Diagnostic) {
 	var in *Intent
 	ds := o.parse(o.Intents[name], name, b, func(p *fileParser, doc *yaml.Node) {
-		intents, _ := p.parseIntents(doc, "intents", "", false)
+		intents, _ := p.parseIntents(doc, "intents", nil, false)
 		in = intents[name]
 	})
 	return in, ds

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
 
 // parseIntents parses an intents: block at where (its YAML path). owner
@@ -18,13 +19,18 @@ import (
 // checks, for checkpoint_intents:, which upstream checks only once phase
 // expansion merges them into a state (it loads a story declaring a bad
 // one that no phase uses).
-func (p *fileParser) parseIntents(n *yaml.Node, where, owner string, unchecked bool) (map[string]*Intent, []string) {
+func (p *fileParser) parseIntents(n *yaml.Node, where string, owner *State, unchecked bool) (map[string]*Intent, []string) {
 	out := map[string]*Intent{}
 	order := yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) string {
-		place := owner + "intent " + strconv.Quote(name)
+		at := diag.IntentPlace(name)
+		if owner != nil {
+			at = diag.ArcPlace(owner.Path, name)
+		}
+		place := at.String()
 		if unchecked {
 			place = ""
 		}
+		defer p.within(at)()
 		out[name] = p.parseIntent(name, k, v, where+"."+yamlnode.KeyText(name), place)
 		return name
 	})
@@ -52,7 +58,7 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where, place stri
 			p.Seq(v, w, func(i int, it *yaml.Node) {
 				s := p.StrAt(it, w, i)
 				if place != "" && strings.TrimSpace(s) == "" { // upstream trims before its check
-					p.Errf(p.Pos(it), RuleIntent, "%s: synonyms[%d] is empty", place, i)
+					p.ErrAt(p.Pos(it), p.at, RuleIntent, "%s: synonyms[%d] is empty", place, i)
 				}
 				in.Synonyms = append(in.Synonyms, s)
 			})
@@ -98,16 +104,16 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where, intentPlace 
 	}
 	place := intentPlace + " slot " + strconv.Quote(name)
 	if sl.Type != "enum" {
-		p.Errf(p.Pos(synNode), RuleIntent, "%s: synonyms: is only valid on enum slots (got type %q)", place, sl.Type)
+		p.ErrAt(p.Pos(synNode), p.at, RuleIntent, "%s: synonyms: is only valid on enum slots (got type %q)", place, sl.Type)
 		return sl
 	}
 	p.Mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
 		if !slices.ContainsFunc(sl.Values, func(val any) bool { return fmt.Sprint(val) == ek }) {
-			p.Errf(p.Pos(kk), RuleIntent, "%s: synonyms key %q is not in values: %v", place, ek, sl.Values)
+			p.ErrAt(p.Pos(kk), p.at, RuleIntent, "%s: synonyms key %q is not in values: %v", place, ek, sl.Values)
 		}
 		for i, s := range sl.Synonyms[ek] {
 			if strings.TrimSpace(s) == "" { // upstream trims before its check
-				p.Errf(p.Pos(ev), RuleIntent, "%s: synonyms[%q][%d] is empty", place, ek, i)
+				p.ErrAt(p.Pos(ev), p.at, RuleIntent, "%s: synonyms[%q][%d] is empty", place, ek, i)
 			}
 		}
 	})

@@ -66,7 +66,9 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		{Key: "type", Str: &s.Type, Read: func(_, _ *yaml.Node) { s.Parallel = s.Type == "parallel" }},
 		{Key: "mode", Str: &more.Mode},
 		{Key: "description", Str: &s.Description},
-		{Key: "view", Read: func(_, v *yaml.Node) { s.View = p.parseView(v, where+".view", "state "+strconv.Quote(s.Path)+": view") }},
+		{Key: "view", Read: func(_, v *yaml.Node) {
+			s.View = p.parseView(v, where+".view", "state "+strconv.Quote(s.Path)+": view", diag.StatePlace(s.Path))
+		}},
 		{Key: "terminal", Bool: &s.Terminal},
 		{Key: "decider", Str: &more.Decider},
 		{Key: "write_mode", Str: &more.WriteMode},
@@ -77,11 +79,11 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.OnEnter = p.parseEffectsAt(v, yamlnode.Place{Where: where, Key: "on_enter", Keyed: true})
 		}},
 		{Key: "on_exit", Read: func(kk, v *yaml.Node) {
-			p.Errf(p.Pos(kk), RuleOnExit, "state %q: unknown field \"on_exit\": the story format has no on_exit (the existing engine refuses the story); move these effects to the effects: of the transitions that leave the state, or to the on_enter of the next state", s.Path)
+			p.ErrAt(p.Pos(kk), diag.StatePlace(s.Path), RuleOnExit, "state %q: unknown field \"on_exit\": the story format has no on_exit (the existing engine refuses the story); move these effects to the effects: of the transitions that leave the state, or to the on_enter of the next state", s.Path)
 			more.OnExit = p.parseEffects(v, where+".on_exit")
 		}, Refused: true},
 		{Key: "intents", Read: func(_, v *yaml.Node) {
-			s.Intents, s.IntentOrder = p.parseIntents(v, where+".intents", "state "+strconv.Quote(s.Path)+" ", false)
+			s.Intents, s.IntentOrder = p.parseIntents(v, where+".intents", s, false)
 		}},
 		{Key: "menu", List: &more.Menu},
 		{Key: "default_intent", Str: &more.DefaultIntent},
@@ -117,7 +119,7 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 		pos := p.Pos(ik)
 		vp := "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(intent) + ": transition view: view"
 		arms := oneOrList(p, iv, yamlnode.Place{Where: w, Key: intent, Keyed: true}, func(p *fileParser, t *Transition, n *yaml.Node, at yamlnode.Place) {
-			p.parseTransitionInto(t, n, at, vp)
+			p.parseTransitionInto(t, n, at, vp, diag.ArcPlace(s.Path, intent))
 		})
 		if o := s.OnAt(intent); o != nil {
 			o.Pos, o.Arms = pos, arms // a repeated key: the last one wins
@@ -189,8 +191,8 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 }
 
 // parseTransitionInto parses an arm into t (a zero Transition); viewPlace
-// names its view in structure errors.
-func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnode.Place, viewPlace string) {
+// names its view in structure errors, starting with the place vat.
+func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnode.Place, viewPlace string, vat diag.Place) {
 	t.Pos = p.Pos(n)
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
@@ -210,7 +212,7 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnod
 		{Key: "default", Bool: &more.Default},
 		{Key: "effects", Read: func(_, v *yaml.Node) { t.Effects = p.parseEffects(v, at.Dot("effects")) }},
 		{Key: "guard_hint", Str: &more.GuardHint},
-		{Key: "view", Read: func(_, v *yaml.Node) { more.View = p.parseView(v, at.Dot("view"), viewPlace) }},
+		{Key: "view", Read: func(_, v *yaml.Node) { more.View = p.parseView(v, at.Dot("view"), viewPlace, vat) }},
 		{Key: "emit", List: &more.Emit},
 		{Key: "push_history", BoolP: &more.PushHistory},
 	}, nil)

@@ -91,7 +91,7 @@ func (p *fileParser) topFields(fd *fileDef) yamlnode.Fields {
 				st.World = append(st.World, p.parseWorldVar(name, k, v))
 			})
 		}},
-		{Key: "intents", Read: func(_, v *yaml.Node) { st.Intents, st.IntentOrder = p.parseIntents(v, "intents", "", false) }},
+		{Key: "intents", Read: func(_, v *yaml.Node) { st.Intents, st.IntentOrder = p.parseIntents(v, "intents", nil, false) }},
 		{Key: "root", Pos: &st.RootPos, Read: func(_, v *yaml.Node) {
 			fd.rootNode = v
 			if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
@@ -114,7 +114,7 @@ func (p *fileParser) topFields(fd *fileDef) yamlnode.Fields {
 			namedBlock(p, &st.PhaseTemplates, v, "phase_templates", p.parsePhaseTemplate)
 		}},
 		{Key: "phases", Read: func(k, v *yaml.Node) { st.Phases = p.parsePhases(k, v) }},
-		{Key: "checkpoint_intents", Read: func(_, v *yaml.Node) { st.CheckpointIntents, _ = p.parseIntents(v, "checkpoint_intents", "", true) }},
+		{Key: "checkpoint_intents", Read: func(_, v *yaml.Node) { st.CheckpointIntents, _ = p.parseIntents(v, "checkpoint_intents", nil, true) }},
 		{Key: "meta_modes", Read: func(_, v *yaml.Node) { namedBlock(p, &st.MetaModes, v, "meta_modes", p.parseMetaMode) }},
 		{Key: "decider", Read: func(k, v *yaml.Node) { st.Decider = p.parseDecider(k, v) }},
 		{Key: "agents", Read: func(_, v *yaml.Node) { namedBlock(p, &st.Agents, v, "agents", p.parsePersona) }},

@@ -31,8 +31,9 @@ func withWhen(keys []string) []string { return append(slices.Clone(keys), "when"
 // parseView parses the four view forms (reference §4.6). where is the
 // view's YAML path, which key and type messages name; place is the view as
 // upstream's structure errors name it (`state "a": view`, `state "a"
-// intent "go": transition view: view`).
-func (p *fileParser) parseView(n *yaml.Node, where, place string) *View {
+// intent "go": transition view: view`), which starts with the place at.
+func (p *fileParser) parseView(n *yaml.Node, where, place string, at diag.Place) *View {
+	defer p.within(at)()
 	d := yamlnode.Deref(n)
 	if yamlnode.IsNull(d) {
 		return nil
@@ -97,7 +98,7 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	d := yamlnode.Deref(n)
 	el.Pos = p.Pos(n)
 	if d == nil || d.Kind != yaml.MappingNode {
-		p.Errf(p.Pos(n), RuleView, "%s: element must be a mapping with one kind key (one of %s), got %s", at.String(), strings.Join(viewKinds, " / "), yamlnode.KindName(n))
+		p.ErrAt(p.Pos(n), p.at, RuleView, "%s: element must be a mapping with one kind key (one of %s), got %s", at.String(), strings.Join(viewKinds, " / "), yamlnode.KindName(n))
 		return false
 	}
 	var kb [2]string
@@ -115,11 +116,11 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	})
 	switch len(kinds) {
 	case 0:
-		p.Errf(p.Pos(n), RuleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", at.String())
+		p.ErrAt(p.Pos(n), p.at, RuleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", at.String())
 		return false
 	case 1:
 	default:
-		p.Errf(p.Pos(n), RuleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", at.String(), strings.Join(kinds, ", "))
+		p.ErrAt(p.Pos(n), p.at, RuleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", at.String(), strings.Join(kinds, ", "))
 		return false
 	}
 	el.Kind = kinds[0]
@@ -130,7 +131,7 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	}
 	where := at.String()
 	if inBlock && el.Kind == "choice" {
-		p.Errf(p.Pos(n), RuleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
+		p.ErrAt(p.Pos(n), p.at, RuleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
 	}
 	el.Body = p.Raw(body)
 	el.strPos = p.bodyPositions(body)
@@ -154,15 +155,15 @@ func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw, p
 		})
 	case "banner":
 		if strings.TrimSpace(p.bodyText(el, body, bw, bannerBodyKeysW, "text")) == "" {
-			p.Errf(p.Pos(n), RuleView, "%s: banner requires a non-empty text", pw)
+			p.ErrAt(p.Pos(n), p.at, RuleView, "%s: banner requires a non-empty text", pw)
 		}
 	case "media":
 		if strings.TrimSpace(p.bodyText(el, body, bw, mediaBodyKeys, "handle")) == "" {
-			p.Errf(p.Pos(n), RuleView, "%s: media requires a non-empty handle", pw)
+			p.ErrAt(p.Pos(n), p.at, RuleView, "%s: media requires a non-empty handle", pw)
 		}
 	case "choice":
 		if bd := yamlnode.Deref(body); bd == nil || bd.Kind != yaml.MappingNode {
-			p.Errf(p.Pos(body), RuleView, "%s: choice: must be a mapping, got %s", bw, yamlnode.KindName(body))
+			p.ErrAt(p.Pos(body), p.at, RuleView, "%s: choice: must be a mapping, got %s", bw, yamlnode.KindName(body))
 		}
 	}
 }
@@ -202,7 +203,7 @@ func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw, pw s
 				p.checkListItem(it, yamlnode.Indexed(bw+".items", i))
 			})
 			if cnt == 0 {
-				p.Errf(p.Pos(n), RuleView, "%s: list requires items: with at least one entry", pw)
+				p.ErrAt(p.Pos(n), p.at, RuleView, "%s: list requires items: with at least one entry", pw)
 			}
 		case "marker":
 			p.Str(v, bw+".marker")
@@ -240,11 +241,11 @@ func (p *fileParser) checkKVPairs(v *yaml.Node, bw, pw string) []string {
 		}
 		if pd := yamlnode.Deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
 			// Upstream requires string values (an unquoted date is one).
-			p.Errf(p.Pos(pv), RuleView, "%s: kv pair %d (%s): value must be a string (got %s)", pw, cnt-1, pk, yamlnode.KindName(pv))
+			p.ErrAt(p.Pos(pv), p.at, RuleView, "%s: kv pair %d (%s): value must be a string (got %s)", pw, cnt-1, pk, yamlnode.KindName(pv))
 		}
 	})
 	if cnt == 0 {
-		p.Errf(p.Pos(v), RuleView, "%s: kv requires pairs: with at least one entry", pw)
+		p.ErrAt(p.Pos(v), p.at, RuleView, "%s: kv requires pairs: with at least one entry", pw)
 	}
 	return keys
 }

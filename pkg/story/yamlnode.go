@@ -17,6 +17,10 @@ var walkRules = &yamlnode.Rules{Syntax: RuleYAMLSyntax, Type: RuleType, Duplicat
 type fileParser struct {
 	*yamlnode.Reporter
 	*yamlnode.Walker
+	// at is the place (diag.Place) of the view or intent being parsed,
+	// which its structure errors start with: kept as data on them, so
+	// pkg/lint names it as the fold does without reading the message.
+	at  diag.Place
 	dir string // absolute directory of the file
 	// owned: the tree is this parse's alone, so parsed states release nodes.
 	owned bool
@@ -52,4 +56,12 @@ func (p *fileParser) checkShape(v *yaml.Node, rule *diag.Rule, where, want strin
 	}
 	p.Errf(p.Pos(v), rule, "%s: expected %s, got %s", where, want, yamlnode.Describe(d))
 	return false
+}
+
+// within makes at the place of what is parsed until the returned func
+// restores the one before.
+func (p *fileParser) within(at diag.Place) func() {
+	before := p.at
+	p.at = at
+	return func() { p.at = before }
 }

@@ -2,29 +2,30 @@ package validate
 
 import (
 	"slices"
-	"strings"
 
 	"kitsoki/pkg/diag"
 )
 
-// placeKey is where a finding sits and what it says, the place its
-// message starts with aside.
+// placeKey is which finding sits where: its file and position, rule,
+// severity, the place it names as its own file names it (diag.Place) and
+// the check that made it (diag.Diagnostic.Format), never its text.
 type placeKey struct {
 	file      string
 	line, col int
 	rule      string
 	sev       diag.Severity
-	said      string
+	place     diag.Place
+	format    string
 }
 
 // dropFoldedTwice drops from each story's findings those in the file of
 // another story of the run that the other story's own check reports too,
-// at the same place and rule and saying the same after its place: a child
-// checked on its own and inside its importer names the line twice, once
-// as written and once as the fold names it (pkg/lint's folded places),
-// and the child's own wording is kept. An error only the fold finds (a
-// grouped meta_mode in a child) stays. per is not changed: which stories
-// are invalid is decided on every finding.
+// at the same place, by the same check: a child checked on its own and
+// inside its importer names the line twice, once as written and once as
+// the fold names it (pkg/lint's folded places), and the child's own
+// wording is kept. An error only the fold finds (a grouped meta_mode in a
+// child) stays. per is not changed: which stories are invalid is decided
+// on every finding.
 func dropFoldedTwice(per []checked) []checked {
 	own := map[placeKey]bool{}
 	for _, c := range per {
@@ -44,6 +45,5 @@ func dropFoldedTwice(per []checked) []checked {
 }
 
 func keyOf(d diag.Diagnostic) placeKey {
-	_, said, _ := strings.Cut(d.Message, ": ")
-	return placeKey{d.File, d.Line, d.Col, d.Rule, d.Severity, said}
+	return placeKey{d.File, d.Line, d.Col, d.Rule, d.Severity, d.Place, d.Format}
 }
