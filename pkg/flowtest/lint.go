@@ -235,7 +235,7 @@ func (l *fixtureLint) turns() {
 		l.turn(t)
 		l.rejected(t)
 	}
-	l.endReplay()
+	l.replayLast()
 }
 
 // turn checks one turn's intent, states and assertions that would not be checked.

@@ -51,9 +51,12 @@ import (
 // print it, on the one-shot path; turns that fire an intent (its slots
 // sent as the rig sends them) with no world_override, advance_clock,
 // input or expect_error, or, on a story with no timeout:, only advance
-// the clock (replayClock). The first turn that is not ends the run, and
-// the fixture is judged from there as resting where the lint does not
-// know, on a world it does not know.
+// the clock (replayClock). A turn expecting a rejection is fired too and
+// its code judged (replayExpectError), and ends the run. The first turn
+// that is not followed ends the run, and the fixture is judged from
+// there as resting where the lint does not know, on a world it does not
+// know. After the last turn, a plain leaf the run rests at is where the
+// fixture ends (replayLast).
 
 // parReplay is a run of the engine's machine that follows the fixture's
 // turns (fixtureLint.replay; nil: none).
@@ -92,6 +95,29 @@ func (l *fixtureLint) endReplay() {
 	}
 }
 
+// replayLast ends the fixture's run after its last turn: where it rests
+// at a plain leaf and the lint's walk is not certain of one (the run
+// owns the rest, or the walk leaves alternatives), that leaf (and the
+// world the machine holds) is where the fixture certainly ends, for the
+// checks after the turns (notTerminal: conformance cap-rest-neighbours
+// terminal, the on_error cap resting at the originating state).
+func (l *fixtureLint) replayLast() {
+	rp := l.replay
+	if rp == nil || !rp.owns && l.rest.at != nil && len(l.rest.alt) == 0 {
+		l.endReplay()
+		return
+	}
+	at := l.ix.plainLeaf(rp.sess.State())
+	if at == nil || inParallel(at) {
+		l.endReplay()
+		return
+	}
+	how := l.replayHow()
+	rp.close()
+	l.replay = nil
+	l.rest = rest{at: at, from: "it rests there on " + how}
+}
+
 // replayed follows t on the fixture's run of the engine, when there is
 // one and t is followable, and reports whether it did (the turn is then
 // judged here alone). A turn that is not followable ends the run: the
@@ -103,6 +129,10 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 	}
 	if l.replayClock(t) {
 		l.replayAdvance(t)
+		return true
+	}
+	if replayErrorTurn(t) {
+		l.replayExpectError(t)
 		return true
 	}
 	if !replayTurn(t) {
@@ -149,7 +179,7 @@ func (l *fixtureLint) replayPre(r rest) *knownWorld {
 // while it is not ended.
 func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if l.replay != nil {
-		if !replayTurn(t) && !l.replayClock(t) {
+		if !replayTurn(t) && !l.replayClock(t) && !replayErrorTurn(t) {
 			l.replay.close()
 			l.replay = nil
 		}
@@ -206,11 +236,14 @@ func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
 		rp.owns = true
 		l.rest = rest{} // the run knows where the fixture rests, the lint no longer
 	}
-	if t.Intent == nil {
+	switch {
+	case t.Intent == nil:
 		l.replayAdvance(t) // a clock turn (startReplay kept the run for no other)
-		return
+	case t.ExpectError != nil:
+		l.replayExpectError(t)
+	default:
+		l.replayFire(t, false)
 	}
-	l.replayFire(t, false)
 }
 
 // replayFire fires t's intent on the run and judges the turn: a
@@ -252,6 +285,46 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 			l.endReplay()
 		}
 	}
+}
+
+// replayExpectError fires t's intent (a replayErrorTurn) on the run and
+// judges its expect_error: a turn the machine accepts, or rejects with
+// another code, fails on both engines ("expected error … but got none",
+// the mode whatever it is; "code got …"), the orchestrator's missing
+// slot aside (a clarification, judged by lint_error_code.go). The run
+// ends there either way: the legacy path throws an accepted turn away
+// and restarts its rig (fixture_check.go's errorTurn), which the run
+// does not follow.
+func (l *fixtureLint) replayExpectError(t *Turn) {
+	rp, ee := l.replay, t.ExpectError
+	if err := rp.sess.Land(context.Background()); err != nil {
+		l.endReplay()
+		return
+	}
+	before := rp.sess.State()
+	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
+	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
+	rp.turns++
+	how := l.replayHow()
+	switch {
+	case err != nil || turn == nil || turn.Err != nil:
+	case turn.Rejection == nil:
+		l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q, fired at %q, is accepted by %s, resting at %q: neither engine rejects it, so the turn always fails (expected error %q but got none); drop expect_error and assert where it leads, or fix the turns before it",
+			t.Index, ee.Code, t.Intent.Name, before, how, turn.State, ee.Code)
+	case turn.Rejection.Code != ee.Code && (!l.fx.Orchestrated() || turn.Rejection.Code != engine.CodeMissingSlots):
+		code := turn.Rejection.Code
+		l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q, fired at %q, is rejected %s by %s: the code differs on both engines, so the turn always fails; expect_error: {code: %s}, or fix the turns before it",
+			t.Index, ee.Code, t.Intent.Name, before, code, how, code)
+	}
+	l.endReplay()
+}
+
+// replayErrorTurn reports whether t is a turn replayExpectError judges:
+// an intent (its slots sent as the rig sends them) expecting one of the
+// rejection codes, with no world_override, advance_clock or input.
+func replayErrorTurn(t *Turn) bool {
+	return t.ExpectError != nil && slices.Contains(rejectionCodes, t.ExpectError.Code) && t.Intent != nil && t.Intent.Name != "" &&
+		len(t.WorldOverride) == 0 && !t.HasAdvance && !t.HasInput
 }
 
 // replayWorld makes the known world the one the run's machine holds.

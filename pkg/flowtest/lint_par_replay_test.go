@@ -82,3 +82,23 @@ func TestLintParReplay(t *testing.T) {
 		"b_clock_then_mra.yaml": `turns[3]: intent "mra", fired at "` + three + `|p.ra.x2", is rejected GUARD_FAILED` + by,
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintReplayCapRest: the on_error depth cap rests the turn at the
+// originating state, which only the engine's machine follows: an
+// expect_error turn the run accepts fails on both engines (region_loop*),
+// and the leaf the run rests at after the last turn is where the fixture
+// ends for expect_terminal (terminal.yaml); endto.yaml's turn.end event
+// is not judged.
+func TestLintReplayCapRest(t *testing.T) {
+	const accepted = `is accepted by the engine's own machine, run from "idle"`
+	lintGolden(t, "../engine/testdata/conformance/cap-rest-neighbours", map[string]string{
+		"endto.yaml":        unwarned,
+		"legacy.yaml":       "",
+		"loop.yaml":         "",
+		"loop2.yaml":        "",
+		"region.yaml":       "",
+		"region_loop.yaml":  `turns[1].expect_error: code GUARD_FAILED, but intent "loop", fired at "p#p.ra.a0|p.rb.b0", ` + accepted,
+		"region_loop2.yaml": `turns[1].expect_error: code GUARD_FAILED, but intent "loop2", fired at "p#p.ra.a0|p.rb.b0", ` + accepted,
+		"terminal.yaml":     `expect_terminal: true, but the fixture ends in "l1" (where the last turn certainly leaves it: it rests there on the engine's own machine`,
+	}, ruleErrorCode, ruleNotTerminal, ruleRejected, ruleWrongState)
+}
