@@ -201,6 +201,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	o := engine.SessionOptions{
 		Options:    engine.Options{World: world, NoSnapshot: true, NoAgentHandlers: true},
 		Hosts:      reg,
+		Views:      l.ix.views, // as the rig renders them: a landing's view may fail
 		StartState: start, StartFlat: true, UnarmedStart: true,
 		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(),
 	}
@@ -442,9 +443,8 @@ func (ix *storyIndex) replayShape() bool {
 	if ix.unfolded {
 		return false
 	}
-	plain := ix.plainViews()
 	jobs := func(e *story.Effect) bool {
-		return len(e.OnComplete()) == 0 || ix.completeEffects(e.OnComplete(), plain)
+		return len(e.OnComplete()) == 0 || completeEffects(e.OnComplete())
 	}
 	for _, s := range ix.byPath {
 		if s.Decider() == "human" || story.IsTemplated(s.Initial()) || !allEffects(s.OnEnter, replayEffect) || !allEffects(s.OnExit(), replayEffect) ||
@@ -519,26 +519,16 @@ func replayEffect(e *story.Effect) bool {
 }
 
 // completeEffects reports whether a background job's on_complete is one
-// the run follows: sets, increments and says, and literal targets when
-// no state's view can fail to render (the run renders none; upstream
-// drops a chain whose landing's view fails: conformance
-// landing-self-view-fails job2).
-func (ix *storyIndex) completeEffects(effs []*story.Effect, plainViews bool) bool {
+// the run follows: literal targets and foreground replayEffects, the
+// landings' views rendered as the rig renders them (ix.views: a target
+// whose view fails to render still lands, conformance
+// job-complete-target-view-fails; an on_error landing whose view fails
+// drops the chain, landing-self-view-fails job2).
+func completeEffects(effs []*story.Effect) bool {
 	return allEffects(effs, func(e *story.Effect) bool {
 		if e.Target() != "" {
-			return plainViews && !story.IsTemplated(e.Target()) && e.Invoke == "" && e.EmitIntent() == "" && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && !e.Background()
+			return !story.IsTemplated(e.Target()) && e.Invoke == "" && e.EmitIntent() == "" && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && !e.Background()
 		}
-		return plainEffect(e)
+		return replayEffect(e) && !e.Background()
 	})
-}
-
-// plainViews reports whether no state's view can fail to render: each
-// is absent or a template with no {{ }} or {% %}.
-func (ix *storyIndex) plainViews() bool {
-	for _, s := range ix.byPath {
-		if v := s.View; v != nil && (v.Kind != "template" || strings.Contains(v.Template, "{{") || strings.Contains(v.Template, "{%")) {
-			return false
-		}
-	}
-	return true
 }

@@ -102,3 +102,30 @@ func TestLintReplayCapRest(t *testing.T) {
 		"terminal.yaml":     `expect_terminal: true, but the fixture ends in "l1" (where the last turn certainly leaves it: it rests there on the engine's own machine`,
 	}, ruleErrorCode, ruleNotTerminal, ruleRejected, ruleWrongState)
 }
+
+// TestLintReplayViews: the run renders views as the rig does, so a
+// story whose views may fail to render is followed through a job's
+// on_complete target too (exit-redirect-climb-imported gon: the child's
+// redirect dropped at the exit, whose look the run refuses), and a
+// target whose view fails still lands (job-complete-target-view-fails),
+// while an on_complete call's on_error landing whose view fails drops
+// the chain (landing-self-view-fails job2: the run would rest at m3
+// without the views).
+func TestLintReplayViews(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/landing-self-view-fails", map[string]string{
+		"go-legacy.yaml": "", "go.yaml": "", "hop.yaml": "", "job.yaml": "", "job2.yaml": "",
+		"kid.yaml": "", "ok.yaml": "", "par.yaml": "", "two.yaml": "",
+	}, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/exit-redirect-climb-imported", map[string]string{
+		"go.yaml":  "",
+		"gob.yaml": "",
+		"gon.yaml": `turns[2]: intent "look", fired at "__exit__done", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"pj.yaml":  "",
+	}, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/job-complete-target-view-fails", map[string]string{
+		"go_mm.yaml":  "",
+		"go_ss.yaml":  `turns[2]: intent "ss" is not taken at "m"`,
+		"go2_mm.yaml": "",
+		"go2_ss.yaml": `turns[2]: intent "ss" is not taken at "g"`,
+	}, ruleRejected, ruleWrongState)
+}
