@@ -52,7 +52,9 @@ import (
 // sent as the rig sends them) with no world_override, advance_clock,
 // input or expect_error, or, on a story with no timeout:, only advance
 // the clock (replayClock). A turn expecting a rejection is fired too and
-// its code judged (replayExpectError), and ends the run. The first turn
+// its code judged (replayExpectError), and ends the run; an accepted
+// turn's expect_events and expect_events_exact are judged on the events
+// it wrote (lint_replay_events.go). The first turn
 // that is not followed ends the run, and the fixture is judged from
 // there as resting where the lint does not know, on a world it does not
 // know. After the last turn, a plain leaf the run rests at is where the
@@ -277,6 +279,8 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	case t.ExpectState != nil && *t.ExpectState != turn.State && l.ix.hasState(*t.ExpectState):
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
 			t.Index, *t.ExpectState, t.Intent.Name, before, turn.State, how, turn.State)
+		l.endReplay()
+	case l.replayEvents(t, turn, before):
 		l.endReplay()
 	default:
 		// the world the machine holds now is the one the fixture

@@ -87,12 +87,12 @@ func TestLintParReplay(t *testing.T) {
 // originating state, which only the engine's machine follows: an
 // expect_error turn the run accepts fails on both engines (region_loop*),
 // and the leaf the run rests at after the last turn is where the fixture
-// ends for expect_terminal (terminal.yaml); endto.yaml's turn.end event
-// is not judged.
+// ends for expect_terminal (terminal.yaml), and turn.end names the
+// refused target (endto.yaml, judged on the run's events).
 func TestLintReplayCapRest(t *testing.T) {
 	const accepted = `is accepted by the engine's own machine, run from "idle"`
 	lintGolden(t, "../engine/testdata/conformance/cap-rest-neighbours", map[string]string{
-		"endto.yaml":        unwarned,
+		"endto.yaml":        `turns[0].expect_events[0]: {Kind:turn.end From: To:l2 Effect:map[]}, but the turn's intent "loop", fired at "idle", writes no such event`,
 		"legacy.yaml":       "",
 		"loop.yaml":         "",
 		"loop2.yaml":        "",
@@ -100,7 +100,19 @@ func TestLintReplayCapRest(t *testing.T) {
 		"region_loop.yaml":  `turns[1].expect_error: code GUARD_FAILED, but intent "loop", fired at "p#p.ra.a0|p.rb.b0", ` + accepted,
 		"region_loop2.yaml": `turns[1].expect_error: code GUARD_FAILED, but intent "loop2", fired at "p#p.ra.a0|p.rb.b0", ` + accepted,
 		"terminal.yaml":     `expect_terminal: true, but the fixture ends in "l1" (where the last turn certainly leaves it: it rests there on the engine's own machine`,
-	}, ruleErrorCode, ruleNotTerminal, ruleRejected, ruleWrongState)
+	}, ruleErrorCode, ruleNotTerminal, ruleRejected, ruleWrongState, ruleEvents)
+}
+
+// TestLintReplayEvents: an accepted turn's events on the run, read as
+// the rig reads them, judge expect_events_exact's count (both paths)
+// and leave an empty list alone (flow-not-checked says it).
+func TestLintReplayEvents(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/expect-empty-exact-keys", map[string]string{
+		"empty_legacy.yaml":  "",
+		"empty_orch.yaml":    "",
+		"listed_legacy.yaml": `turns[0].expect_events_exact: 1 event(s), but the turn's intent "go", fired at "a", writes 4 (machine.transition a→b, world.update, machine.state_exited, machine.state_entered)`,
+		"listed_orch.yaml":   `turns[0].expect_events_exact: 1 event(s), but the turn's intent "go", fired at "a", writes 8 (turn.input, turn.start,`,
+	}, ruleEvents, ruleRejected, ruleWrongState)
 }
 
 // TestLintReplayViews: the run renders views as the rig does, so a
