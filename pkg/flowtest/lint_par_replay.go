@@ -68,6 +68,10 @@ type parReplay struct {
 	from string
 	// turns counts the turns it followed
 	turns int
+	// numbers: the world the run started on holds a whole number whose
+	// Go type (an integer or a float) the lint's known world may not
+	// share with the rig's, and a view renders by it (replayView)
+	numbers bool
 	// owns: the lint lost where the fixture rests, and the run alone
 	// follows the turns (replayed); else it runs beside the lint's own
 	// walk, judging what that walk does not (replayBeside)
@@ -199,6 +203,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	world, _ := jsonvalue.CopyNilAsEmpty(map[string]any(pre.vals)).(map[string]any) // the session's own copy
+	rigCosts(world)
 	reg, _ := l.replayHosts()
 	o := engine.SessionOptions{
 		Options:    engine.Options{World: world, NoSnapshot: true, NoAgentHandlers: true},
@@ -218,7 +223,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		_ = sess.Close()
 		return
 	}
-	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from)}
+	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: l.ix.wholeNumbers(world)}
 }
 
 // replayBeside fires t on the run beside the lint's walk, once the walk
@@ -280,7 +285,7 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
 			t.Index, *t.ExpectState, t.Intent.Name, before, turn.State, how, turn.State)
 		l.endReplay()
-	case l.replayEvents(t, turn, before):
+	case l.replayEvents(t, turn, before) || l.replayView(t, turn, before):
 		l.endReplay()
 	default:
 		// the world the machine holds now is the one the fixture

@@ -141,3 +141,19 @@ func TestLintReplayViews(t *testing.T) {
 		"go2_ss.yaml": `turns[2]: intent "ss" is not taken at "g"`,
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintReplayView: the view an accepted orchestrator turn renders on
+// the run judges expect_view_matches (view-par-transition-path f), but
+// not where the run started on a world holding a whole number the rig
+// may hold as another Go type (initial-world-seeded g: -12 there,
+// -12.000000 upstream, which passes).
+func TestLintReplayView(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/view-par-transition-path", map[string]string{
+		"f.yaml": `turns[0].expect_view_matches: "^TP p#p\\.ra\\.a1\\|p\\.rb\\.b1 \\[PD\\]", but the turn's intent "tp", fired at "s0", renders "TP p#p.ra.a1|p.rb.b1 [] True"`,
+		"g.yaml": "",
+	}, ruleView, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/initial-world-seeded", map[string]string{
+		"f.yaml": unwarned,
+		"g.yaml": "",
+	}, ruleView, ruleRejected, ruleWrongState)
+}
