@@ -260,19 +260,13 @@ func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
 // world becomes the machine's, on which world judges t's expect_world
 // (the run's first turn is judged by rejected, as any other).
 func (l *fixtureLint) replayFire(t *Turn, world bool) {
-	rp := l.replay
-	// a finished job lands between turns, as the rig lands it
-	if err := rp.sess.Land(context.Background()); err != nil {
-		l.endReplay()
+	turn, before, ok := l.replayLandFire(t)
+	if !ok {
 		return
 	}
-	before := rp.sess.State()
-	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
-	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
-	rp.turns++
 	how := l.replayHow()
 	switch {
-	case err != nil || turn == nil || turn.Err != nil:
+	case turn.Err != nil:
 		l.endReplay()
 	case turn.Rejection != nil && (!l.fx.Orchestrated() || turn.Rejection.Code != engine.CodeMissingSlots):
 		// every rejection fails the turn but the orchestrator's missing
@@ -297,6 +291,27 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	}
 }
 
+// replayLandFire lands the run's finished jobs, as the rig lands them
+// between turns, and fires t's intent (its slots sent as the rig sends
+// them), returning the turn and the state it was fired at; ok is false,
+// the run ended, when the machine cannot take it.
+func (l *fixtureLint) replayLandFire(t *Turn) (turn *engine.Turn, before string, ok bool) {
+	rp := l.replay
+	if err := rp.sess.Land(context.Background()); err != nil {
+		l.endReplay()
+		return nil, "", false
+	}
+	before = rp.sess.State()
+	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
+	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
+	rp.turns++
+	if err != nil || turn == nil {
+		l.endReplay()
+		return nil, "", false
+	}
+	return turn, before, true
+}
+
 // replayExpectError fires t's intent (a replayErrorTurn) on the run and
 // judges its expect_error: a turn the machine accepts, or rejects with
 // another code, fails on both engines ("expected error … but got none",
@@ -306,18 +321,14 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 // and restarts its rig (fixture_check.go's errorTurn), which the run
 // does not follow.
 func (l *fixtureLint) replayExpectError(t *Turn) {
-	rp, ee := l.replay, t.ExpectError
-	if err := rp.sess.Land(context.Background()); err != nil {
-		l.endReplay()
+	ee := t.ExpectError
+	turn, before, ok := l.replayLandFire(t)
+	if !ok {
 		return
 	}
-	before := rp.sess.State()
-	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
-	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
-	rp.turns++
 	how := l.replayHow()
 	switch {
-	case err != nil || turn == nil || turn.Err != nil:
+	case turn.Err != nil:
 	case turn.Rejection == nil:
 		l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q, fired at %q, is accepted by %s, resting at %q: neither engine rejects it, so the turn always fails (expected error %q but got none); drop expect_error and assert where it leads, or fix the turns before it",
 			t.Index, ee.Code, t.Intent.Name, before, how, turn.State, ee.Code)
