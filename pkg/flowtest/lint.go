@@ -235,7 +235,7 @@ func (l *fixtureLint) turns() {
 		l.turn(t)
 		l.rejected(t)
 	}
-	l.endReplay()
+	l.replayLast()
 }
 
 // turn checks one turn's intent, states and assertions that would not be checked.
@@ -370,8 +370,10 @@ type storyIndex struct {
 	// path the story does not hold (unknownAt)
 	unknown map[string]*story.State
 	// machine is the story compiled, once the lint needs the engine's own
-	// judgement (exitNeverMade, firedLeaves); compiled says it was tried
+	// judgement (exitNeverMade, firedLeaves), and views its views as the
+	// rig renders them (the replay's); compiled says it was tried
 	machine  *engine.Machine
+	views    engine.ViewRenderer
 	compiled bool
 	// replayOK: the story calls nothing, so the engine's machine may
 	// follow a fixture's turns (lint_par_replay.go); replayDone says it

@@ -3,6 +3,7 @@ package flowtest
 import (
 	"slices"
 
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -15,13 +16,18 @@ import (
 // intent is allowed but refused GUARD_FAILED, and b2's move lands the
 // region alone (p#p.rb.b3), where the other region's intents are refused.
 
-// compiledMachine is the story compiled (late handlers allowed), once; nil when
-// it does not compile.
+// compiledMachine is the story compiled (late handlers allowed), once,
+// with its views (ix.views) as the rig's load gives them; nil when it
+// does not compile.
 func (ix *storyIndex) compiledMachine() *engine.Machine {
 	if !ix.compiled {
 		ix.compiled = true
-		if m, err := engine.Compile(ix.source, engine.CompileOptions{LateHandlers: true}); err == nil {
-			ix.machine = m
+		ld := &compose.Loaded{Story: ix.source}
+		if ld.Compile(engine.CompileOptions{LateHandlers: true}); ld.Machine != nil {
+			ix.machine = ld.Machine
+			if ld.Views != nil {
+				ix.views = ld.Views
+			}
 		}
 	}
 	return ix.machine

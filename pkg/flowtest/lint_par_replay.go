@@ -51,9 +51,14 @@ import (
 // print it, on the one-shot path; turns that fire an intent (its slots
 // sent as the rig sends them) with no world_override, advance_clock,
 // input or expect_error, or, on a story with no timeout:, only advance
-// the clock (replayClock). The first turn that is not ends the run, and
-// the fixture is judged from there as resting where the lint does not
-// know, on a world it does not know.
+// the clock (replayClock). A turn expecting a rejection is fired too and
+// its code judged (replayExpectError), and ends the run; an accepted
+// turn's expect_events and expect_events_exact are judged on the events
+// it wrote (lint_replay_events.go). The first turn
+// that is not followed ends the run, and the fixture is judged from
+// there as resting where the lint does not know, on a world it does not
+// know. After the last turn, a plain leaf the run rests at is where the
+// fixture ends (replayLast).
 
 // parReplay is a run of the engine's machine that follows the fixture's
 // turns (fixtureLint.replay; nil: none).
@@ -63,6 +68,10 @@ type parReplay struct {
 	from string
 	// turns counts the turns it followed
 	turns int
+	// numbers: the world the run started on holds a whole number whose
+	// Go type (an integer or a float) the lint's known world may not
+	// share with the rig's, and a view renders by it (replayView)
+	numbers bool
 	// owns: the lint lost where the fixture rests, and the run alone
 	// follows the turns (replayed); else it runs beside the lint's own
 	// walk, judging what that walk does not (replayBeside)
@@ -92,6 +101,29 @@ func (l *fixtureLint) endReplay() {
 	}
 }
 
+// replayLast ends the fixture's run after its last turn: where it rests
+// at a plain leaf and the lint's walk is not certain of one (the run
+// owns the rest, or the walk leaves alternatives), that leaf (and the
+// world the machine holds) is where the fixture certainly ends, for the
+// checks after the turns (notTerminal: conformance cap-rest-neighbours
+// terminal, the on_error cap resting at the originating state).
+func (l *fixtureLint) replayLast() {
+	rp := l.replay
+	if rp == nil || !rp.owns && l.rest.at != nil && len(l.rest.alt) == 0 {
+		l.endReplay()
+		return
+	}
+	at := l.ix.plainLeaf(rp.sess.State())
+	if at == nil || inParallel(at) {
+		l.endReplay()
+		return
+	}
+	how := l.replayHow()
+	rp.close()
+	l.replay = nil
+	l.rest = rest{at: at, from: "it rests there on " + how}
+}
+
 // replayed follows t on the fixture's run of the engine, when there is
 // one and t is followable, and reports whether it did (the turn is then
 // judged here alone). A turn that is not followable ends the run: the
@@ -103,6 +135,10 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 	}
 	if l.replayClock(t) {
 		l.replayAdvance(t)
+		return true
+	}
+	if replayErrorTurn(t) {
+		l.replayExpectError(t)
 		return true
 	}
 	if !replayTurn(t) {
@@ -149,7 +185,7 @@ func (l *fixtureLint) replayPre(r rest) *knownWorld {
 // while it is not ended.
 func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if l.replay != nil {
-		if !replayTurn(t) && !l.replayClock(t) {
+		if !replayTurn(t) && !l.replayClock(t) && !replayErrorTurn(t) {
 			l.replay.close()
 			l.replay = nil
 		}
@@ -167,10 +203,12 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	world, _ := jsonvalue.CopyNilAsEmpty(map[string]any(pre.vals)).(map[string]any) // the session's own copy
+	rigCosts(world)
 	reg, _ := l.replayHosts()
 	o := engine.SessionOptions{
 		Options:    engine.Options{World: world, NoSnapshot: true, NoAgentHandlers: true},
 		Hosts:      reg,
+		Views:      l.ix.views, // as the rig renders them: a landing's view may fail
 		StartState: start, StartFlat: true, UnarmedStart: true,
 		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(),
 	}
@@ -185,7 +223,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		_ = sess.Close()
 		return
 	}
-	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from)}
+	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: l.ix.wholeNumbers(world)}
 }
 
 // replayBeside fires t on the run beside the lint's walk, once the walk
@@ -206,11 +244,14 @@ func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
 		rp.owns = true
 		l.rest = rest{} // the run knows where the fixture rests, the lint no longer
 	}
-	if t.Intent == nil {
+	switch {
+	case t.Intent == nil:
 		l.replayAdvance(t) // a clock turn (startReplay kept the run for no other)
-		return
+	case t.ExpectError != nil:
+		l.replayExpectError(t)
+	default:
+		l.replayFire(t, false)
 	}
-	l.replayFire(t, false)
 }
 
 // replayFire fires t's intent on the run and judges the turn: a
@@ -219,19 +260,13 @@ func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
 // world becomes the machine's, on which world judges t's expect_world
 // (the run's first turn is judged by rejected, as any other).
 func (l *fixtureLint) replayFire(t *Turn, world bool) {
-	rp := l.replay
-	// a finished job lands between turns, as the rig lands it
-	if err := rp.sess.Land(context.Background()); err != nil {
-		l.endReplay()
+	turn, before, ok := l.replayLandFire(t)
+	if !ok {
 		return
 	}
-	before := rp.sess.State()
-	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
-	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
-	rp.turns++
 	how := l.replayHow()
 	switch {
-	case err != nil || turn == nil || turn.Err != nil:
+	case turn.Err != nil:
 		l.endReplay()
 	case turn.Rejection != nil && (!l.fx.Orchestrated() || turn.Rejection.Code != engine.CodeMissingSlots):
 		// every rejection fails the turn but the orchestrator's missing
@@ -244,6 +279,8 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
 			t.Index, *t.ExpectState, t.Intent.Name, before, turn.State, how, turn.State)
 		l.endReplay()
+	case l.replayEvents(t, turn, before) || l.replayView(t, turn, before):
+		l.endReplay()
 	default:
 		// the world the machine holds now is the one the fixture
 		// certainly holds: its expect_world is judged on it
@@ -252,6 +289,63 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 			l.endReplay()
 		}
 	}
+}
+
+// replayLandFire lands the run's finished jobs, as the rig lands them
+// between turns, and fires t's intent (its slots sent as the rig sends
+// them), returning the turn and the state it was fired at; ok is false,
+// the run ended, when the machine cannot take it.
+func (l *fixtureLint) replayLandFire(t *Turn) (turn *engine.Turn, before string, ok bool) {
+	rp := l.replay
+	if err := rp.sess.Land(context.Background()); err != nil {
+		l.endReplay()
+		return nil, "", false
+	}
+	before = rp.sess.State()
+	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
+	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
+	rp.turns++
+	if err != nil || turn == nil {
+		l.endReplay()
+		return nil, "", false
+	}
+	return turn, before, true
+}
+
+// replayExpectError fires t's intent (a replayErrorTurn) on the run and
+// judges its expect_error: a turn the machine accepts, or rejects with
+// another code, fails on both engines ("expected error … but got none",
+// the mode whatever it is; "code got …"), the orchestrator's missing
+// slot aside (a clarification, judged by lint_error_code.go). The run
+// ends there either way: the legacy path throws an accepted turn away
+// and restarts its rig (fixture_check.go's errorTurn), which the run
+// does not follow.
+func (l *fixtureLint) replayExpectError(t *Turn) {
+	ee := t.ExpectError
+	turn, before, ok := l.replayLandFire(t)
+	if !ok {
+		return
+	}
+	how := l.replayHow()
+	switch {
+	case turn.Err != nil:
+	case turn.Rejection == nil:
+		l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q, fired at %q, is accepted by %s, resting at %q: neither engine rejects it, so the turn always fails (expected error %q but got none); drop expect_error and assert where it leads, or fix the turns before it",
+			t.Index, ee.Code, t.Intent.Name, before, how, turn.State, ee.Code)
+	case turn.Rejection.Code != ee.Code && (!l.fx.Orchestrated() || turn.Rejection.Code != engine.CodeMissingSlots):
+		code := turn.Rejection.Code
+		l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q, fired at %q, is rejected %s by %s: the code differs on both engines, so the turn always fails; expect_error: {code: %s}, or fix the turns before it",
+			t.Index, ee.Code, t.Intent.Name, before, code, how, code)
+	}
+	l.endReplay()
+}
+
+// replayErrorTurn reports whether t is a turn replayExpectError judges:
+// an intent (its slots sent as the rig sends them) expecting one of the
+// rejection codes, with no world_override, advance_clock or input.
+func replayErrorTurn(t *Turn) bool {
+	return t.ExpectError != nil && slices.Contains(rejectionCodes, t.ExpectError.Code) && t.Intent != nil && t.Intent.Name != "" &&
+		len(t.WorldOverride) == 0 && !t.HasAdvance && !t.HasInput
 }
 
 // replayWorld makes the known world the one the run's machine holds.
@@ -369,9 +463,8 @@ func (ix *storyIndex) replayShape() bool {
 	if ix.unfolded {
 		return false
 	}
-	plain := ix.plainViews()
 	jobs := func(e *story.Effect) bool {
-		return len(e.OnComplete()) == 0 || ix.completeEffects(e.OnComplete(), plain)
+		return len(e.OnComplete()) == 0 || completeEffects(e.OnComplete())
 	}
 	for _, s := range ix.byPath {
 		if s.Decider() == "human" || story.IsTemplated(s.Initial()) || !allEffects(s.OnEnter, replayEffect) || !allEffects(s.OnExit(), replayEffect) ||
@@ -446,26 +539,16 @@ func replayEffect(e *story.Effect) bool {
 }
 
 // completeEffects reports whether a background job's on_complete is one
-// the run follows: sets, increments and says, and literal targets when
-// no state's view can fail to render (the run renders none; upstream
-// drops a chain whose landing's view fails: conformance
-// landing-self-view-fails job2).
-func (ix *storyIndex) completeEffects(effs []*story.Effect, plainViews bool) bool {
+// the run follows: literal targets and foreground replayEffects, the
+// landings' views rendered as the rig renders them (ix.views: a target
+// whose view fails to render still lands, conformance
+// job-complete-target-view-fails; an on_error landing whose view fails
+// drops the chain, landing-self-view-fails job2).
+func completeEffects(effs []*story.Effect) bool {
 	return allEffects(effs, func(e *story.Effect) bool {
 		if e.Target() != "" {
-			return plainViews && !story.IsTemplated(e.Target()) && e.Invoke == "" && e.EmitIntent() == "" && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && !e.Background()
+			return !story.IsTemplated(e.Target()) && e.Invoke == "" && e.EmitIntent() == "" && len(e.Effects()) == 0 && len(e.OnComplete()) == 0 && !e.Background()
 		}
-		return plainEffect(e)
+		return replayEffect(e) && !e.Background()
 	})
-}
-
-// plainViews reports whether no state's view can fail to render: each
-// is absent or a template with no {{ }} or {% %}.
-func (ix *storyIndex) plainViews() bool {
-	for _, s := range ix.byPath {
-		if v := s.View; v != nil && (v.Kind != "template" || strings.Contains(v.Template, "{{") || strings.Contains(v.Template, "{%")) {
-			return false
-		}
-	}
-	return true
 }

@@ -82,3 +82,78 @@ func TestLintParReplay(t *testing.T) {
 		"b_clock_then_mra.yaml": `turns[3]: intent "mra", fired at "` + three + `|p.ra.x2", is rejected GUARD_FAILED` + by,
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintReplayCapRest: the on_error depth cap rests the turn at the
+// originating state, which only the engine's machine follows: an
+// expect_error turn the run accepts fails on both engines (region_loop*),
+// and the leaf the run rests at after the last turn is where the fixture
+// ends for expect_terminal (terminal.yaml), and turn.end names the
+// refused target (endto.yaml, judged on the run's events).
+func TestLintReplayCapRest(t *testing.T) {
+	const accepted = `is accepted by the engine's own machine, run from "idle"`
+	lintGolden(t, "../engine/testdata/conformance/cap-rest-neighbours", map[string]string{
+		"endto.yaml":        `turns[0].expect_events[0]: {Kind:turn.end From: To:l2 Effect:map[]}, but the turn's intent "loop", fired at "idle", writes no such event`,
+		"legacy.yaml":       "",
+		"loop.yaml":         "",
+		"loop2.yaml":        "",
+		"region.yaml":       "",
+		"region_loop.yaml":  `turns[1].expect_error: code GUARD_FAILED, but intent "loop", fired at "p#p.ra.a0|p.rb.b0", ` + accepted,
+		"region_loop2.yaml": `turns[1].expect_error: code GUARD_FAILED, but intent "loop2", fired at "p#p.ra.a0|p.rb.b0", ` + accepted,
+		"terminal.yaml":     `expect_terminal: true, but the fixture ends in "l1" (where the last turn certainly leaves it: it rests there on the engine's own machine`,
+	}, ruleErrorCode, ruleNotTerminal, ruleRejected, ruleWrongState, ruleEvents)
+}
+
+// TestLintReplayEvents: an accepted turn's events on the run, read as
+// the rig reads them, judge expect_events_exact's count (both paths)
+// and leave an empty list alone (flow-not-checked says it).
+func TestLintReplayEvents(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/expect-empty-exact-keys", map[string]string{
+		"empty_legacy.yaml":  "",
+		"empty_orch.yaml":    "",
+		"listed_legacy.yaml": `turns[0].expect_events_exact: 1 event(s), but the turn's intent "go", fired at "a", writes 4 (machine.transition a→b, world.update, machine.state_exited, machine.state_entered)`,
+		"listed_orch.yaml":   `turns[0].expect_events_exact: 1 event(s), but the turn's intent "go", fired at "a", writes 8 (turn.input, turn.start,`,
+	}, ruleEvents, ruleRejected, ruleWrongState)
+}
+
+// TestLintReplayViews: the run renders views as the rig does, so a
+// story whose views may fail to render is followed through a job's
+// on_complete target too (exit-redirect-climb-imported gon: the child's
+// redirect dropped at the exit, whose look the run refuses), and a
+// target whose view fails still lands (job-complete-target-view-fails),
+// while an on_complete call's on_error landing whose view fails drops
+// the chain (landing-self-view-fails job2: the run would rest at m3
+// without the views).
+func TestLintReplayViews(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/landing-self-view-fails", map[string]string{
+		"go-legacy.yaml": "", "go.yaml": "", "hop.yaml": "", "job.yaml": "", "job2.yaml": "",
+		"kid.yaml": "", "ok.yaml": "", "par.yaml": "", "two.yaml": "",
+	}, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/exit-redirect-climb-imported", map[string]string{
+		"go.yaml":  "",
+		"gob.yaml": "",
+		"gon.yaml": `turns[2]: intent "look", fired at "__exit__done", is rejected INTENT_NOT_ALLOWED_IN_STATE by the engine's own machine`,
+		"pj.yaml":  "",
+	}, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/job-complete-target-view-fails", map[string]string{
+		"go_mm.yaml":  "",
+		"go_ss.yaml":  `turns[2]: intent "ss" is not taken at "m"`,
+		"go2_mm.yaml": "",
+		"go2_ss.yaml": `turns[2]: intent "ss" is not taken at "g"`,
+	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintReplayView: the view an accepted orchestrator turn renders on
+// the run judges expect_view_matches (view-par-transition-path f), but
+// not where the run started on a world holding a whole number the rig
+// may hold as another Go type (initial-world-seeded g: -12 there,
+// -12.000000 upstream, which passes).
+func TestLintReplayView(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/view-par-transition-path", map[string]string{
+		"f.yaml": `turns[0].expect_view_matches: "^TP p#p\\.ra\\.a1\\|p\\.rb\\.b1 \\[PD\\]", but the turn's intent "tp", fired at "s0", renders "TP p#p.ra.a1|p.rb.b1 [] True"`,
+		"g.yaml": "",
+	}, ruleView, ruleRejected, ruleWrongState)
+	lintGolden(t, "../engine/testdata/conformance/initial-world-seeded", map[string]string{
+		"f.yaml": unwarned,
+		"g.yaml": "",
+	}, ruleView, ruleRejected, ruleWrongState)
+}

@@ -1,0 +1,78 @@
+package flowtest
+
+import (
+	"math"
+
+	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
+)
+
+// replayView judges t's expect_view_matches and expect_no_view on the
+// view the run's accepted turn rendered: on the orchestrator path, a
+// turn whose own view is not empty is what the rig checks
+// (fixture_check.go: only an empty view, or any on the legacy path, is
+// rendered again), so a pattern it does not match, or a view where
+// expect_no_view wants none, fails on both engines. Not judged: the
+// legacy path, an empty view, a view the rig renders again after the
+// turn (turn.RigView), a story with background jobs (a landing merged
+// into the turn), a run started on a world holding a number (the rig's
+// may hold it as another Go type, which a view renders otherwise:
+// conformance initial-world-seeded g, -12 there, -12.000000 upstream),
+// and a pattern that does not compile (flow-bad-regex says it). It
+// reports whether it warned.
+func (l *fixtureLint) replayView(t *Turn, turn *engine.Turn, before string) bool {
+	if !l.fx.Orchestrated() || turn.View == "" || turn.RigView || l.ix.background || l.ix.views == nil || l.replay.numbers {
+		return false
+	}
+	if t.ExpectViewMatches != nil {
+		re, err := l.root.Patterns().Compile(*t.ExpectViewMatches)
+		if err != nil || re.MatchString(turn.View) {
+			return false
+		}
+		l.warn(t.valueAt("expect_view_matches"), ruleView, "turns[%d].expect_view_matches: %q, but the turn's intent %q, fired at %q, renders %s on %s: the pattern does not match on both engines; match the view the turn renders, or fix the turns before it",
+			t.Index, *t.ExpectViewMatches, t.Intent.Name, before, shownView(turn.View), l.replayHow())
+		return true
+	}
+	if t.ExpectNoView {
+		l.warn(t.valueAt("expect_no_view"), ruleView, "turns[%d].expect_no_view: true, but the turn's intent %q, fired at %q, renders %s on %s: the check fails on both engines; drop expect_no_view, or fix the turns before it",
+			t.Index, t.Intent.Name, before, shownView(turn.View), l.replayHow())
+		return true
+	}
+	return false
+}
+
+// rigCosts makes the cost keys of w the floats the rig seeds them as
+// (save.go's rigSeeded: 0.0), where the lint's known world holds whole
+// numbers; a run with no agent call never changes them.
+func rigCosts(w map[string]any) {
+	for _, k := range []string{story.WorldSessionCostUSD, story.WorldTurnCostUSD} {
+		if n, ok := jsonvalue.Integer(w[k]); ok {
+			w[k] = float64(n)
+		}
+	}
+}
+
+// wholeNumbers reports whether w holds a whole number, at any depth,
+// whose Go type may differ from the rig's: any but an integer at a top
+// key the story declares type: int, or a cost key (rigCosts).
+func (ix *storyIndex) wholeNumbers(w map[string]any) bool {
+	found := false
+	for k, v := range w {
+		if k == story.WorldSessionCostUSD || k == story.WorldTurnCostUSD {
+			continue // the rig's floats (rigCosts)
+		}
+		if d := ix.world[k]; d != nil && d.Type == "int" {
+			if _, isInt := jsonvalue.Integer(v); isInt {
+				continue
+			}
+		}
+		jsonvalue.MapLeaves(v, func(x any) any {
+			_, isInt := jsonvalue.Integer(x)
+			f, isFloat := x.(float64)
+			found = found || isInt || isFloat && f == math.Trunc(f)
+			return x
+		})
+	}
+	return found
+}
