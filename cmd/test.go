@@ -192,7 +192,12 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		addStories(col, runner, all)
 	}
 
+	ctx, stop := stopContext(ctx)
+	defer stop()
 	results := runner.Run(ctx, files)
+	if err := testInterrupted(ctx, results, files); err != nil {
+		return err
+	}
 	if f.update {
 		return runUpdate(ctx, stdout, stderr, runner, files, results, f.dryRun)
 	}
@@ -216,6 +221,9 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		}
 	}
 	intentsFailed, err := runStoryIntents(ctx, text, stderr, runner, p.Apps, f)
+	if i := interruptedBy(ctx); i != nil {
+		return interruptedError(i, "test", "the flow fixtures' reports are written, the intent fixtures' results are not")
+	}
 	if err != nil {
 		return err
 	}
@@ -320,6 +328,22 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 		return usagef("%s", msg)
 	}
 	return usagef("%v", le)
+}
+
+// testInterrupted is the exit error of a run Ctrl-C or SIGTERM stopped
+// while fixtures ran (nil when none did): the fixtures under way were cut
+// short, their temporary directories and processes gone with them, so no
+// report (--json, --junit, --coverprofile, --update) is written from them.
+func testInterrupted(ctx context.Context, results []*flowtest.Result, files []*flowtest.File) error {
+	i := interruptedBy(ctx)
+	if i == nil {
+		return nil
+	}
+	total := 0
+	for _, f := range files {
+		total += len(f.Fixtures)
+	}
+	return interruptedError(i, "test", fmt.Sprintf("%d of %d flow fixture(s) started, none reported; no report or fixture written", len(results), total))
 }
 
 // testExit is the exit status of the results: 2 when a fixture could not
