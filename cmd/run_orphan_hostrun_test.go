@@ -33,6 +33,7 @@ func TestSIGKILLLeavesNoGrandchild(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
+			t.Setenv("TMPDIR", t.TempDir()) // what the SIGKILLed run cannot remove stays with the test
 			pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
 			storytest.WriteTree(t, root, map[string]string{
 				".git/HEAD": "ref: refs/heads/main\n",

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/scratchdir"
+
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/plugin"
@@ -146,6 +148,9 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 }
 
 func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
+	// what an earlier kitsoki test killed outright (SIGKILL) left behind
+	scratchdir.Sweep(flowtest.WorkDirPrefix)
+	scratchdir.Sweep(testrun.TraceDirPrefix)
 	if f.watch {
 		return runWatch(ctx, stdout, stderr, args, f)
 	}
