@@ -36,11 +36,7 @@ agent_plugins:
 `, plugin, hangFile) + evalPickStates,
 		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug], models: {plug: [hang]}}\ncomparator: exact\nexamples: [{name: a, expect: {x: 1}}]\n",
 	})
-	for _, sig := range []struct {
-		sig  os.Signal
-		code int
-		name string
-	}{{os.Interrupt, 130, "Ctrl-C (SIGINT)"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
+	for _, sig := range interruptSignals {
 		os.Remove(hangFile)
 		p := startProcess(t, "", bin, "eval", "run", filepath.Join(dir, "evals", "pick.yaml"))
 		// The plugin writes its pid when the call for the hanging model has

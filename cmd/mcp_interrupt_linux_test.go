@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -24,10 +23,7 @@ import (
 // exits 0 with one line naming the signal, and the plugin is gone.
 func TestMCPServeSignalCancelsCallsUnderWay(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
-	for _, tc := range []struct {
-		sig  os.Signal
-		name string
-	}{{os.Interrupt, "Ctrl-C (SIGINT)"}, {syscall.SIGTERM, "SIGTERM"}} {
+	for _, tc := range interruptSignals {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			pidFile := filepath.Join(t.TempDir(), "plugin.pid")

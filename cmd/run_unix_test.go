@@ -49,11 +49,7 @@ states:
     terminal: true
 `, plugin, pidFile)
 	storytest.WriteTree(t, dir, map[string]string{"app.yaml": story, "schemas/x.json": `{"type": "object"}`, "flows/.keep": ""})
-	for _, sig := range []struct {
-		sig  os.Signal
-		code int
-		name string
-	}{{os.Interrupt, 130, "Ctrl-C (SIGINT)"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
+	for _, sig := range interruptSignals {
 		os.Remove(pidFile)
 		tr := filepath.Join(dir, fmt.Sprintf("t%d.jsonl", sig.code))
 		p := startProcess(t, "", bin, "run", dir, "--trace", tr, "--force", "--save-fixture", filepath.Join(dir, "flows", "saved.yaml"))

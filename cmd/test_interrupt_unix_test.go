@@ -14,6 +14,17 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
+// interruptSignal is a signal that interrupts a command, the exit status
+// it must end on and its name in the command's one line.
+type interruptSignal struct {
+	sig  os.Signal
+	code int
+	name string
+}
+
+// interruptSignals are Ctrl-C's SIGINT and SIGTERM.
+var interruptSignals = []interruptSignal{{os.Interrupt, 130, "Ctrl-C (SIGINT)"}, {syscall.SIGTERM, 143, "SIGTERM"}}
+
 // TestTestInterruptLeavesNothing runs the real binary's kitsoki test on a
 // host_bindings fixture whose host.run waits, sends SIGINT (then, in a
 // second run, SIGTERM) once the command has started, and checks: exit 130
@@ -21,11 +32,7 @@ import (
 // working directory removed, the command's process gone, no --json report.
 func TestTestInterruptLeavesNothing(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
-	for _, tc := range []struct {
-		sig  os.Signal
-		code int
-		name string
-	}{{os.Interrupt, 130, "Ctrl-C (SIGINT)"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
+	for _, tc := range interruptSignals {
 		t.Run(tc.name, func(t *testing.T) {
 			root, tmp := t.TempDir(), t.TempDir()
 			pidFile := filepath.Join(t.TempDir(), "child.pid")
