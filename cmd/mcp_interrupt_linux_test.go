@@ -5,7 +5,6 @@ package cmd
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -27,22 +26,7 @@ func TestMCPServeSignalCancelsCallsUnderWay(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			pidFile := filepath.Join(t.TempDir(), "plugin.pid")
-			storytest.WriteTree(t, dir, map[string]string{"app.yaml": fmt.Sprintf(`app: { id: mcpstop, version: 0.1.0 }
-agent_plugins:
-  agent.slow:
-    plugin: subprocess
-    command: /bin/sh
-    args: ["-c", "echo $$ > '%s'; exec sleep 1000"]
-hosts: [host.agent.ask]
-root: ask
-states:
-  ask:
-    terminal: true
-    on_enter:
-      - invoke: host.agent.ask
-        agent: agent.slow
-        with: { prompt: "hello" }
-`, pidFile)})
+			storytest.WriteTree(t, dir, map[string]string{"app.yaml": slowPluginApp(pidThenWait(pidFile))})
 			cmd := exec.Command(bin, "mcp", "serve", dir, "--trace", filepath.Join(t.TempDir(), "t.jsonl"))
 			in, _ := cmd.StdinPipe()
 			outPipe, _ := cmd.StdoutPipe()

@@ -36,7 +36,7 @@ func TestTestInterruptLeavesNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root, tmp := t.TempDir(), t.TempDir()
 			pidFile := filepath.Join(t.TempDir(), "child.pid")
-			writeWaitingFixture(t, root, pidFile)
+			writeWaitingFixture(t, root, pidThenWait(pidFile))
 			t.Setenv("TMPDIR", tmp) // where the fixture's working directory is made
 			report := filepath.Join(root, "report.json")
 			p := startProcess(t, root, bin, "test", root, "--json", report)
@@ -63,14 +63,14 @@ func TestTestInterruptLeavesNothing(t *testing.T) {
 	}
 }
 
-// writeWaitingFixture writes in root a story whose one flow fixture runs,
-// through host_bindings, a real host.run that writes its pid to pidFile
-// and then waits.
-func writeWaitingFixture(t *testing.T, root, pidFile string) {
+// writeWaitingFixture writes in root a story whose one flow fixture (and
+// whose run with --intent go) runs, through host_bindings, a real
+// host.run of the shell command cmd, which writes a pid file and waits.
+func writeWaitingFixture(t *testing.T, root, cmd string) {
 	t.Helper()
 	storytest.WriteTree(t, root, map[string]string{
 		".git/HEAD": "ref: refs/heads/main\n",
-		"app.yaml": fmt.Sprintf(`app: { id: interrupted, version: 0.1.0 }
+		"app.yaml": fmt.Sprintf(`app: { id: waiting, version: 0.1.0 }
 hosts: [host.run]
 intents:
   go: { description: go }
@@ -83,10 +83,15 @@ states:
     description: running
     on_enter:
       - invoke: host.run
-        with: { cmd: "echo $$ > '%s'; exec sleep 1000" }
-`, pidFile),
+        with: { cmd: %q }
+`, cmd),
 		"flows/busy.yaml": "test_kind: flow\ninitial_state: start\nuse_orchestrator: true\nhost_bindings: {anything: host.inbox.add}\nturns:\n  - intent: go\n    expect_state: busy\n",
 	})
+}
+
+// pidThenWait is a shell command that writes its pid to pidFile and waits.
+func pidThenWait(pidFile string) string {
+	return fmt.Sprintf("echo $$ > '%s'; exec sleep 1000", pidFile)
 }
 
 // TestTestSweepsWhatAKilledRunLeft SIGKILLs a real kitsoki test while its
@@ -100,8 +105,8 @@ func TestTestSweepsWhatAKilledRunLeft(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	killedRoot, liveRoot := t.TempDir(), t.TempDir()
 	killedPID, livePID := filepath.Join(t.TempDir(), "killed.pid"), filepath.Join(t.TempDir(), "live.pid")
-	writeWaitingFixture(t, killedRoot, killedPID)
-	writeWaitingFixture(t, liveRoot, livePID)
+	writeWaitingFixture(t, killedRoot, pidThenWait(killedPID))
+	writeWaitingFixture(t, liveRoot, pidThenWait(livePID))
 
 	killed := startProcess(t, killedRoot, bin, "test", killedRoot)
 	pid := killed.waitForPID(t, killedPID)
