@@ -16,6 +16,17 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
+// interruptSignal is a signal that interrupts a command, the exit status
+// it must end on and its name in the command's one line.
+type interruptSignal struct {
+	sig  os.Signal
+	code int
+	name string
+}
+
+// interruptSignals are Ctrl-C's SIGINT and SIGTERM.
+var interruptSignals = []interruptSignal{{os.Interrupt, 130, "Ctrl-C (SIGINT)"}, {syscall.SIGTERM, 143, "SIGTERM"}}
+
 // TestRunInterruptStopsPluginsAndLeavesValidTrace builds the real binary,
 // starts a run whose plugin is alive while a host.run sleeps, sends SIGINT
 // (then, run again, SIGTERM), and checks: exit 130 (143), a last line

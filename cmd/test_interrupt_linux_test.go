@@ -1,4 +1,4 @@
-//go:build unix
+//go:build linux
 
 package cmd
 
@@ -13,17 +13,6 @@ import (
 
 	"kitsoki/internal/testing/storytest"
 )
-
-// interruptSignal is a signal that interrupts a command, the exit status
-// it must end on and its name in the command's one line.
-type interruptSignal struct {
-	sig  os.Signal
-	code int
-	name string
-}
-
-// interruptSignals are Ctrl-C's SIGINT and SIGTERM.
-var interruptSignals = []interruptSignal{{os.Interrupt, 130, "Ctrl-C (SIGINT)"}, {syscall.SIGTERM, 143, "SIGTERM"}}
 
 // TestTestInterruptLeavesNothing runs the real binary's kitsoki test on a
 // host_bindings fixture whose host.run waits, sends SIGINT (then, in a
