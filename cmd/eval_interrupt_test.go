@@ -16,9 +16,10 @@ import (
 
 // TestEvalRunInterruptWritesNothing builds the real binary and the eval
 // test plugin, starts eval run against a plugin that never answers, sends
-// SIGINT once the call has reached the plugin, and checks: exit 130 (as
-// fetch exits on SIGINT), no report file (not even a temporary one), and
-// the plugin process is gone.
+// SIGINT (then, run again, SIGTERM) once the call has reached the plugin,
+// and checks: exit 130 (143 for SIGTERM), one line saying what was
+// interrupted, no report file (not even a temporary one), and the plugin
+// process is gone.
 func TestEvalRunInterruptWritesNothing(t *testing.T) {
 	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
@@ -35,18 +36,21 @@ agent_plugins:
 `, plugin, hangFile) + evalPickStates,
 		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug], models: {plug: [hang]}}\ncomparator: exact\nexamples: [{name: a, expect: {x: 1}}]\n",
 	})
-	p := startProcess(t, "", bin, "eval", "run", filepath.Join(dir, "evals", "pick.yaml"))
-	// The plugin writes its pid when the call for the hanging model has
-	// arrived: the interrupt lands while the call is in flight.
-	pid := p.waitForPID(t, hangFile)
-	if code := p.stop(t, os.Interrupt); code != exitInterrupted || !strings.Contains(p.out.String(), "interrupted: no report written") {
-		t.Errorf("exit %d:\n%s", code, p.out.String())
-	}
-	if ents, err := os.ReadDir(filepath.Join(dir, "evals", "reports")); err == nil {
-		t.Errorf("reports dir exists after interrupt: %v", ents)
-	}
-	if !waitFor(func() bool { return syscall.Kill(pid, 0) != nil }, time.Minute) {
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Errorf("plugin %d still running after eval run exited", pid)
+	for _, sig := range interruptSignals {
+		os.Remove(hangFile)
+		p := startProcess(t, "", bin, "eval", "run", filepath.Join(dir, "evals", "pick.yaml"))
+		// The plugin writes its pid when the call for the hanging model has
+		// arrived: the interrupt lands while the call is in flight.
+		pid := p.waitForPID(t, hangFile)
+		if code := p.stop(t, sig.sig); code != sig.code || !strings.Contains(p.out.String(), "kitsoki: eval run interrupted by "+sig.name+": no report written\n") {
+			t.Errorf("%v: exit %d, want %d:\n%s", sig.sig, code, sig.code, p.out.String())
+		}
+		if ents, err := os.ReadDir(filepath.Join(dir, "evals", "reports")); err == nil {
+			t.Errorf("reports dir exists after interrupt: %v", ents)
+		}
+		if !waitFor(func() bool { return syscall.Kill(pid, 0) != nil }, time.Minute) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("plugin %d still running after eval run exited", pid)
+		}
 	}
 }

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -60,7 +58,8 @@ an interrupted run (Ctrl-C) writes nothing.
 reports/<call>/shard-i-of-n.json; combine shards with kitsoki eval merge.
 
 Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
-2 usage or environment error, 130 interrupted (no report written).`,
+2 usage or environment error, 130 interrupted by Ctrl-C or 143 by SIGTERM (no report
+written).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := refuseInSandbox("kitsoki eval run"); err != nil {
@@ -126,8 +125,8 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				bar.Finish()
 			}
 			if err != nil {
-				if errors.Is(err, context.Canceled) {
-					return &exitError{code: exitInterrupted, err: errors.New("eval run interrupted: no report written")}
+				if i := interruptedBy(ctx); i != nil {
+					return interruptedError(i, "eval run", "no report written")
 				}
 				return usagef("eval run: %v", err)
 			}

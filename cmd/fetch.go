@@ -109,24 +109,22 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 }
 
 // fetchContext is cancelled by SIGINT/SIGTERM so an interrupted download
-// keeps its resumable part. interrupted reports whether that happened.
-func fetchContext(c *cobra.Command) (ctx context.Context, cancel context.CancelFunc, interrupted func() bool) {
-	parent := c.Context()
-	ctx, cancel = stopContext(parent)
-	return ctx, cancel, func() bool { return ctx.Err() != nil && parent.Err() == nil }
+// keeps its resumable part. interrupted reports the signal that did it
+// (nil: none).
+func fetchContext(c *cobra.Command) (ctx context.Context, cancel context.CancelFunc, interrupted func() *interruption) {
+	ctx, cancel = stopContext(c.Context())
+	return ctx, cancel, func() *interruption { return interruptedBy(ctx) }
 }
 
-// exitInterrupted is the exit status after Ctrl-C (128 + SIGINT), as shells report it.
-const exitInterrupted = 130
-
 // interruptedExit erases the progress line and prints, on a line of its
-// own, what was kept and how to resume; the status is 130.
-func interruptedExit(c *cobra.Command, d *fetchDisplay, args []string, err error) error {
+// own, what was kept and how to resume; the status is 128 + the signal's
+// number (130 after Ctrl-C, 143 after SIGTERM).
+func interruptedExit(c *cobra.Command, d *fetchDisplay, args []string, i *interruption, err error) error {
 	d.abort()
 	w := c.ErrOrStderr()
-	fmt.Fprintf(w, "kitsoki: interrupted: %v\n", err)
+	fmt.Fprintf(w, "kitsoki: %s: %v\n", i, err)
 	fmt.Fprintf(w, "kitsoki: to resume, run: %s\n", resumeCommand(c, args))
-	return silentExit(exitInterrupted)
+	return silentExit(i.code())
 }
 
 // resumeCommand is the command line to run again: the command, its

@@ -38,7 +38,8 @@ endpoint: mode there.
 ` + fetchEnvHelp + `
 
 Exit status: 0 ready, 1 download or verification failed, 2 usage, pins,
-mirror or platform error, 130 interrupted (the partial download is kept).`,
+mirror or platform error, 130 interrupted by Ctrl-C or 143 by SIGTERM (the partial download
+is kept).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			goos, goarch := runtime.GOOS, runtime.GOARCH
@@ -59,14 +60,14 @@ mirror or platform error, 130 interrupted (the partial download is kept).`,
 			}
 			ctx, cancel, interrupted := fetchContext(c)
 			defer cancel()
-			// fail prints res under --json, then ends on err (130 when
+			// fail prints res under --json, then ends on err (130 or 143 when
 			// interrupted) with msg.
 			fail := func(res fetchResult, err error, msg string) error {
 				if ff.json {
 					_ = printFetchResults(c.OutOrStdout(), true, []fetchResult{res})
 				}
-				if interrupted() {
-					return interruptedExit(c, ff.display, nil, err)
+				if i := interrupted(); i != nil {
+					return interruptedExit(c, ff.display, nil, i, err)
 				}
 				ff.display.abort()
 				return findingf("fetch llama-server: %s", msg)

@@ -43,7 +43,8 @@ elsewhere a plain line every few seconds. Ctrl-C keeps the partial download
 and prints the command that resumes it.
 
 Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
-(a bad --mirror or KITSOKI_MIRROR included), 130 interrupted.`,
+(a bad --mirror or KITSOKI_MIRROR included), 130 interrupted by Ctrl-C or 143 by
+SIGTERM (the partial download is kept).`,
 		RunE: func(c *cobra.Command, args []string) error {
 			pins, f, err := ff.setup(c)
 			if err != nil {
@@ -102,11 +103,11 @@ Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
 				r.Size, r.SHA256, r.Error = a.Size, a.SHA256, msg
 				results = append(results, r)
 				lastErr = errors.New(msg)
-				if interrupted() {
+				if i := interrupted(); i != nil {
 					if ff.json {
 						_ = printFetchResults(c.OutOrStdout(), true, results)
 					}
-					return interruptedExit(c, ff.display, args, lastErr)
+					return interruptedExit(c, ff.display, args, i, lastErr)
 				}
 				ff.display.abort()
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: fetch model %q: %s\n", a.ID, lastErr)

@@ -75,7 +75,7 @@ func TestFetchOnTerminalProgressAndCtrlC(t *testing.T) {
 	}
 	lines = screen(p.raw())
 	t.Logf("terminal after Ctrl-C:\n%s", strings.Join(lines, "\n"))
-	msg, ok := lineStartingWith(lines, "kitsoki: interrupted: ")
+	msg, ok := lineStartingWith(lines, "kitsoki: interrupted by Ctrl-C (SIGINT): ")
 	if !ok || !strings.Contains(msg, "partial download is kept") {
 		t.Fatalf("interrupt message not on a line of its own: %q", lines)
 	}

@@ -100,7 +100,11 @@ request for 30 minutes, which is then ended. Headers must arrive within 10s,
 a body (at most 4 MiB) within 30s more; an idle connection is closed after
 2m; at most 256 connections (4 per session past 64) are open at once.
 
-Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
+Ctrl-C or SIGTERM cancels the calls under way (their plugins are stopped) and stops
+the server at once, saying so on stderr.
+
+Exit status: 0 clean shutdown (end of input, Ctrl-C, SIGTERM), 1 the story cannot be
+served, 2 usage error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx, stop := stopContext(c.Context())
@@ -183,6 +187,9 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		return findingf("%v", err)
 	}
 	defer srv.Close()
+	// Ctrl-C or SIGTERM cancels the calls under way, so the transport's
+	// Run below returns at once instead of after their call timeout
+	defer context.AfterFunc(ctx, srv.StopCalls)()
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go srv.Watch(wctx, f.watch)
@@ -192,6 +199,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		if err := srv.MCP().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
 			return findingf("mcp serve: %v", err)
 		}
+		sayStopped(stderr, ctx)
 		return nil
 	}
 	ln, err := net.Listen("tcp", listenAddr)
@@ -202,7 +210,17 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	if err := srv.Serve(ctx, ln, token); err != nil {
 		return findingf("mcp serve: %v", err)
 	}
+	sayStopped(stderr, ctx)
 	return nil
+}
+
+// sayStopped says, on a line of its own, that a signal stopped the
+// server (the calls under way cancelled); a server stopping is a clean
+// shutdown, exit 0, as a service manager's SIGTERM expects.
+func sayStopped(stderr io.Writer, ctx context.Context) {
+	if i := interruptedBy(ctx); i != nil {
+		fmt.Fprintf(stderr, "kitsoki mcp serve: %s: stopped, calls under way cancelled\n", i)
+	}
 }
 
 // claudeSubmitCommand is how builtin.claude_cli starts this binary's

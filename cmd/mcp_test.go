@@ -196,11 +196,19 @@ func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 // TestClaudeCLIDecideSubmitsThroughMCP: builtin.claude_cli, given the
 // submit command, hands the claude STAND-IN an MCP config; the stand-in's
 // text answer is not JSON, so the validated submission can only have come
-// through the submit tool. An ask call keeps the plain-text path.
+// through the submit tool. An ask call keeps the plain-text path. The
+// call's temporary directory is gone after it, and the first call swept
+// the one a killed kitsoki left (its lock file free, a minute old).
 func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
 	standin := buildTestBinary(t, "kitsoki/internal/testing/claudestandin")
 	dir := t.TempDir()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	left := filepath.Join(tmp, "kitsoki-submit-killed")
+	storytest.WriteTree(t, tmp, map[string]string{"kitsoki-submit-killed/schema.json": "{}", "kitsoki-submit-killed.lock": ""})
+	old := time.Now().Add(-2 * time.Minute)
+	os.Chtimes(left+".lock", old, old)
 	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
 		"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: standin, Env: map[string]string{"STANDIN_ANSWER": `{"decision":"reject"}`}},
 	}, agent.RegistryOptions{AppID: "submit", StoryDir: dir, ClaudeSubmit: []string{bin, "mcp", "submit"}})
@@ -218,6 +226,9 @@ func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
 	}
 	if string(res.Submission) != `{"decision":"reject"}` {
 		t.Fatalf("decide submission = %s", res.Submission)
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Errorf("left in TMPDIR after the submit call: %v", ents)
 	}
 	res, err = reg.Dispatch(context.Background(), agent.Call{Verb: "ask", Turn: 1, StatePath: "s", Prompt: "Decide.", Schema: sch})
 	if err != nil || string(res.Submission) != `{"decision":"approve"}` {

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -196,9 +194,4 @@ func runIOContext(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	// cobra's own errors (unknown command, bad args) are usage errors.
 	fmt.Fprintf(stderr, "kitsoki: %s\n", printableMessage(err.Error()))
 	return exitUsageEnv
-}
-
-// stopContext is ctx cancelled by Ctrl-C (SIGINT) or SIGTERM.
-func stopContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }

@@ -101,7 +101,9 @@ invalid with "diagnostics", or usage) and each calls[] entry has an "error"
 object {"kind", "detail"} when it failed. Its JSON Schema: kitsoki schema run.
 
 Exit status: 0 the run reached an exit or terminal state, 1 the run failed or
-rested before the end (or the story is invalid), 2 usage or environment error.`,
+rested before the end (or the story is invalid), 2 usage or environment error,
+130 interrupted by Ctrl-C or 143 by SIGTERM (the trace ends on a whole line; no
+fixture is saved).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			f.spinner = newCallSpinner(c.ErrOrStderr())
@@ -215,7 +217,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err := save.finish(ctx, saveOut(stdout, stderr, f), ld, f, res); err != nil {
 		return err
 	}
-	return finishRun(stdout, stderr, res, f, tracePath, session)
+	return finishRun(stdout, stderr, res, f, tracePath, session, interruptedBy(ctx))
 }
 
 // checkRunFlags checks the flags that need no story, and the story
@@ -359,8 +361,11 @@ func runContext(ctx context.Context, timeout time.Duration) (context.Context, fu
 
 // finishRun reports the run's result (the log's last lines or the --json
 // object) and returns its exit status.
-func finishRun(stdout, stderr io.Writer, res *engine.Result, f *runFlags, tracePath, session string) error {
-	status, msg := runStatus(res, f.timeout)
+func finishRun(stdout, stderr io.Writer, res *engine.Result, f *runFlags, tracePath, session string, stopped *interruption) error {
+	status, msg := runStatus(res, f.timeout, stopped)
+	if stopped != nil && status == stopped.code() && f.saveFixture != "" {
+		msg += "; no fixture saved"
+	}
 	if f.jsonOut {
 		if err := writeRunJSON(stdout, res, status, msg, tracePath, session); err != nil {
 			return err
@@ -387,11 +392,18 @@ func finishRun(stdout, stderr io.Writer, res *engine.Result, f *runFlags, traceP
 }
 
 // runStatus is the exit status of a run's outcome and, when it is not
-// exitOK, the message saying why.
-func runStatus(res *engine.Result, timeout time.Duration) (int, string) {
+// exitOK, the message saying why. A run a signal stopped (stopped) ends
+// with 128 + its number and names it.
+func runStatus(res *engine.Result, timeout time.Duration, stopped *interruption) (int, string) {
 	switch res.Outcome {
 	case engine.OutcomeFailed:
 		msg := res.Err.Error()
+		if stopped != nil {
+			if cut, ok := strings.CutSuffix(msg, context.Canceled.Error()); ok {
+				return stopped.code(), cut + stopped.Error()
+			}
+			return stopped.code(), msg + " (" + stopped.Error() + ")"
+		}
 		if timeout > 0 && errors.Is(res.Err, context.DeadlineExceeded) {
 			msg += fmt.Sprintf(" (--timeout %s reached)", timeout)
 		}

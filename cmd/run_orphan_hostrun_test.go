@@ -33,41 +33,11 @@ func TestSIGKILLLeavesNoGrandchild(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
+			t.Setenv("TMPDIR", t.TempDir()) // what the SIGKILLed run cannot remove stays with the test
 			pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
-			storytest.WriteTree(t, root, map[string]string{
-				".git/HEAD": "ref: refs/heads/main\n",
-				"app.yaml": fmt.Sprintf(`app: { id: orphan, version: 0.1.0 }
-hosts: [host.run]
-intents:
-  go: { description: go }
-root: start
-states:
-  start:
-    on:
-      go: [ { target: busy } ]
-  busy:
-    description: running
-    on_enter:
-      - invoke: host.run
-        with: { cmd: "sleep 1000 & echo $! > %s; wait" }
-`, pidFile),
-				"flows/busy.yaml": "test_kind: flow\ninitial_state: start\nuse_orchestrator: true\nhost_bindings: {anything: host.inbox.add}\nturns:\n  - intent: go\n    expect_state: busy\n",
-				"plugin/app.yaml": fmt.Sprintf(`app: { id: orphanplugin }
-agent_plugins:
-  agent.slow:
-    plugin: subprocess
-    command: /bin/sh
-    args: ["-c", "sleep 1000 & echo $! > %s; wait"]
-root: ask
-states:
-  ask:
-    terminal: true
-    on_enter:
-      - invoke: host.agent.ask
-        agent: agent.slow
-        with: { prompt: "hello" }
-`, pidFile),
-			})
+			grandchild := fmt.Sprintf("sleep 1000 & echo $! > '%s'; wait", pidFile)
+			writeWaitingFixture(t, root, grandchild)
+			storytest.WriteTree(t, root, map[string]string{"plugin/app.yaml": slowPluginApp(grandchild)})
 			p := startProcess(t, root, bin, tc.args(root)...)
 			pid := p.waitForPID(t, pidFile)
 			t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })

@@ -25,21 +25,7 @@ func TestSIGKILLLeavesNoChildBehind(t *testing.T) {
 		files func(pidFile string) map[string]string
 	}{
 		{"subprocess plugin", func(pidFile string) map[string]string {
-			return map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: orphan }
-agent_plugins:
-  agent.slow:
-    plugin: subprocess
-    command: /bin/sh
-    args: ["-c", "echo $$ > %s; exec sleep 1000"]
-root: ask
-states:
-  ask:
-    terminal: true
-    on_enter:
-      - invoke: host.agent.ask
-        agent: agent.slow
-        with: { prompt: "hello" }
-`, pidFile)}
+			return map[string]string{"story/app.yaml": slowPluginApp(pidThenWait(pidFile))}
 		}},
 		{"hook process", func(pidFile string) map[string]string {
 			return map[string]string{
@@ -77,6 +63,27 @@ entry:
 
 // alive reports whether pid is a live process (a zombie waiting for its
 // reaper counts as dead).
+// slowPluginApp is a story whose start asks agent.slow, a subprocess
+// plugin running the shell command cmd (which writes a pid file and never
+// answers); mcp serve offers it as the tool kitsoki_agent_slow_ask.
+func slowPluginApp(cmd string) string {
+	return fmt.Sprintf(`app: { id: slow, version: 0.1.0 }
+agent_plugins:
+  agent.slow:
+    plugin: subprocess
+    command: /bin/sh
+    args: ["-c", %q]
+root: ask
+states:
+  ask:
+    terminal: true
+    on_enter:
+      - invoke: host.agent.ask
+        agent: agent.slow
+        with: { prompt: "hello" }
+`, cmd)
+}
+
 func alive(pid int) bool {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {

@@ -54,8 +54,8 @@ func startSave(f *runFlags, sink engine.Sink, world engine.World) (engine.Sink, 
 
 // finish writes the fixture of a finished run and says where it went.
 func (s *runSave) finish(ctx context.Context, out io.Writer, ld *compose.Loaded, f *runFlags, res *engine.Result) error {
-	if s == nil {
-		return nil
+	if s == nil || res.Outcome == engine.OutcomeFailed && interruptedBy(ctx) != nil {
+		return nil // finishRun says the interrupted run saved nothing
 	}
 	saved, err := flowtest.SaveFixture(context.WithoutCancel(ctx), flowtest.SaveRun{
 		Story: ld.Path, World: s.world, Inputs: f.inputs, Result: res, Recorder: s.rec,

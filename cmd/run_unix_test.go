@@ -16,9 +16,22 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
+// interruptSignal is a signal that interrupts a command, the exit status
+// it must end on and its name in the command's one line.
+type interruptSignal struct {
+	sig  os.Signal
+	code int
+	name string
+}
+
+// interruptSignals are Ctrl-C's SIGINT and SIGTERM.
+var interruptSignals = []interruptSignal{{os.Interrupt, 130, "Ctrl-C (SIGINT)"}, {syscall.SIGTERM, 143, "SIGTERM"}}
+
 // TestRunInterruptStopsPluginsAndLeavesValidTrace builds the real binary,
-// starts a run whose plugin is alive while a host.run sleeps, sends SIGINT,
-// and checks: exit 1, the plugin process is gone, the trace verifies.
+// starts a run whose plugin is alive while a host.run sleeps, sends SIGINT
+// (then, run again, SIGTERM), and checks: exit 130 (143), a last line
+// naming the signal, the plugin process gone, the trace verifies, and
+// --save-fixture wrote nothing.
 func TestRunInterruptStopsPluginsAndLeavesValidTrace(t *testing.T) {
 	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
@@ -46,37 +59,43 @@ states:
         with: { cmd: "sleep 60" }
     terminal: true
 `, plugin, pidFile)
-	storytest.WriteTree(t, dir, map[string]string{"app.yaml": story, "schemas/x.json": `{"type": "object"}`})
-	tr := filepath.Join(dir, "t.jsonl")
-	p := startProcess(t, "", bin, "run", dir, "--trace", tr)
-	// the sleep has started once host.run is dispatched (harness.called
-	// is written earlier, when the walk reaches the invoke)
-	p.waitUntil(t, "reached host.run", func() bool {
-		b, _ := os.ReadFile(tr)
-		for line := range bytes.SplitSeq(b, []byte("\n")) {
-			if bytes.Contains(line, []byte(`"kind":"harness.dispatched"`)) && bytes.Contains(line, []byte(`"namespace":"host.run"`)) {
-				return true
+	storytest.WriteTree(t, dir, map[string]string{"app.yaml": story, "schemas/x.json": `{"type": "object"}`, "flows/.keep": ""})
+	for _, sig := range interruptSignals {
+		os.Remove(pidFile)
+		tr := filepath.Join(dir, fmt.Sprintf("t%d.jsonl", sig.code))
+		p := startProcess(t, "", bin, "run", dir, "--trace", tr, "--force", "--save-fixture", filepath.Join(dir, "flows", "saved.yaml"))
+		// the sleep has started once host.run is dispatched (harness.called
+		// is written earlier, when the walk reaches the invoke)
+		p.waitUntil(t, "reached host.run", func() bool {
+			b, _ := os.ReadFile(tr)
+			for line := range bytes.SplitSeq(b, []byte("\n")) {
+				if bytes.Contains(line, []byte(`"kind":"harness.dispatched"`)) && bytes.Contains(line, []byte(`"namespace":"host.run"`)) {
+					return true
+				}
 			}
+			return false
+		})
+		pidB, err := os.ReadFile(pidFile)
+		if err != nil {
+			t.Fatalf("plugin pid: %v", err)
 		}
-		return false
-	})
-	pidB, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("plugin pid: %v", err)
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(pidB)))
-	if code := p.stop(t, os.Interrupt); code != 1 {
-		t.Errorf("exit %d, want 1\n%s", code, p.out.String())
-	}
-	if !strings.Contains(p.out.String(), "interrupted") {
-		t.Errorf("output does not say the run was interrupted:\n%s", p.out.String())
-	}
-	if !waitFor(func() bool { return syscall.Kill(pid, 0) != nil }, time.Minute) {
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Errorf("plugin %d still running after the run ended", pid)
-	}
-	evs := readTrace(t, tr)
-	if countKinds(evs)["machine.error"] != 1 {
-		t.Errorf("want one machine.error in the interrupted trace, got %v", countKinds(evs))
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(pidB)))
+		if code := p.stop(t, sig.sig); code != sig.code {
+			t.Errorf("%v: exit %d, want %d\n%s", sig.sig, code, sig.code, p.out.String())
+		}
+		if want := "kitsoki: run interrupted during host.run: interrupted by " + sig.name + "; no fixture saved\n"; !strings.HasSuffix(p.out.String(), want) {
+			t.Errorf("output does not end on %q:\n%s", want, p.out.String())
+		}
+		if !waitFor(func() bool { return syscall.Kill(pid, 0) != nil }, time.Minute) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("plugin %d still running after the run ended", pid)
+		}
+		evs := readTrace(t, tr)
+		if countKinds(evs)["machine.error"] != 1 {
+			t.Errorf("want one machine.error in the interrupted trace, got %v", countKinds(evs))
+		}
+		if ents, _ := os.ReadDir(filepath.Join(dir, "flows")); len(ents) != 1 {
+			t.Errorf("the interrupted run wrote in flows/: %v", ents)
+		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/scratchdir"
+
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
@@ -147,6 +149,9 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 }
 
 func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
+	// what an earlier kitsoki test killed outright (SIGKILL) left behind
+	scratchdir.Sweep(flowtest.WorkDirPrefix)
+	scratchdir.Sweep(testrun.TraceDirPrefix)
 	if f.watch {
 		return runWatch(ctx, stdout, stderr, args, f)
 	}
@@ -201,7 +206,12 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		addStories(col, runner, all)
 	}
 
+	ctx, stop := stopContext(ctx)
+	defer stop()
 	results := runner.Run(ctx, files)
+	if err := testInterrupted(ctx, results, files); err != nil {
+		return err
+	}
 	if f.update {
 		return runUpdate(ctx, stdout, stderr, runner, files, results, f.dryRun)
 	}
@@ -222,6 +232,9 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		}
 	}
 	intentsFailed, err := runStoryIntents(ctx, text, stderr, runner, p.Apps, f)
+	if i := interruptedBy(ctx); i != nil {
+		return interruptedError(i, "test", "the flow fixtures' reports are written, the intent fixtures' results are not")
+	}
 	if err != nil {
 		return err
 	}
@@ -341,6 +354,22 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 		notRun(ds)
 	}
 	return usagef("%s", msg)
+}
+
+// testInterrupted is the exit error of a run Ctrl-C or SIGTERM stopped
+// while fixtures ran (nil when none did): the fixtures under way were cut
+// short, their temporary directories and processes gone with them, so no
+// report (--json, --junit, --coverprofile, --update) is written from them.
+func testInterrupted(ctx context.Context, results []*flowtest.Result, files []*flowtest.File) error {
+	i := interruptedBy(ctx)
+	if i == nil {
+		return nil
+	}
+	total := 0
+	for _, f := range files {
+		total += len(f.Fixtures)
+	}
+	return interruptedError(i, "test", fmt.Sprintf("%d of %d flow fixture(s) started, none reported; no report or fixture written", len(results), total))
 }
 
 // testExit is the exit status of the results: 2 when a fixture could not

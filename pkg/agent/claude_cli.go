@@ -48,6 +48,8 @@ type claudeCLITransport struct {
 	cut    func(s string, n int) int // where a long stderr line may be split
 	submit []string                  // kitsoki's submit server command (claude_submit.go); nil = plain text only
 
+	sweepSubmit sync.Once // the first submit call sweeps what killed runs left
+
 	mu      sync.Mutex
 	running map[*proc.Process]struct{}
 	closed  bool

@@ -7,7 +7,13 @@ import (
 	"path/filepath"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/scratchdir"
 )
+
+// submitDirPrefix begins the name of a submit call's temporary directory
+// (scratchdir.Make); the first submit call of a transport sweeps those a
+// killed kitsoki left (scratchdir.Sweep).
+const submitDirPrefix = "kitsoki-submit-"
 
 // claudeSubmit is the submit-through-MCP path of a builtin.claude_cli decide
 // call with an object schema: claude gets --mcp-config naming kitsoki's submit
@@ -17,9 +23,10 @@ import (
 // the plain-text path applies. Everything lives in a temporary directory
 // removed after the call.
 type claudeSubmit struct {
-	dir  string
-	out  string
-	args []string
+	dir    string
+	remove func() // deletes dir
+	out    string
+	args   []string
 }
 
 const claudeSubmitTool = "mcp__kitsoki__submit"
@@ -28,12 +35,13 @@ func (t *claudeCLITransport) prepareSubmit(req *AskRequest) *claudeSubmit {
 	if len(t.submit) == 0 || req.Verb != "decide" || !objectSchema(req.Schema) {
 		return nil
 	}
-	dir, err := os.MkdirTemp("", "kitsoki-submit-")
+	t.sweepSubmit.Do(func() { scratchdir.Sweep(submitDirPrefix) })
+	dir, remove, err := scratchdir.Make(submitDirPrefix)
 	if err != nil {
 		t.log.Debug("claude submit: no temp dir; plain-text path", slog.String("error", err.Error()))
 		return nil
 	}
-	s := &claudeSubmit{dir: dir, out: filepath.Join(dir, "submission.json")}
+	s := &claudeSubmit{dir: dir, remove: remove, out: filepath.Join(dir, "submission.json")}
 	schemaPath := filepath.Join(dir, "schema.json")
 	cfgPath := filepath.Join(dir, "mcp.json")
 	args := append(append([]string{}, t.submit[1:]...), "--schema", schemaPath, "--out", s.out)
@@ -77,7 +85,7 @@ func (s *claudeSubmit) or(fallback json.RawMessage) json.RawMessage {
 
 func (s *claudeSubmit) cleanup() {
 	if s != nil {
-		_ = os.RemoveAll(s.dir)
+		s.remove()
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/scratchdir"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -207,12 +208,12 @@ func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
 	if dir := fr.sharedWD; dir != "" {
 		return dir, func() {}, true
 	}
-	tmp, err := os.MkdirTemp("", "kitsoki-flow-")
+	tmp, remove, err := scratchdir.Make(WorkDirPrefix)
 	if err != nil {
 		fr.fatal(fr.fx.Pos, "working directory: %v", err)
 		return "", nil, false
 	}
-	return tmp, func() { _ = os.RemoveAll(tmp) }, true
+	return tmp, remove, true
 }
 
 // initialWorld is the story's world, the rig's seeded keys and the fixture's initial_world.

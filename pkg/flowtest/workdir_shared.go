@@ -1,6 +1,11 @@
 package flowtest
 
-import "os"
+import "kitsoki/internal/scratchdir"
+
+// WorkDirPrefix begins the name of a temporary working directory of
+// fixtures (scratchdir.Make): kitsoki test sweeps the ones a killed run
+// left (scratchdir.Sweep).
+const WorkDirPrefix = "kitsoki-flow-"
 
 // sharedWorkDir is the working directory the fixtures of one run share
 // (remove deletes it): --workdir; else, when a fixture may write files
@@ -26,9 +31,9 @@ func (r *Runner) sharedWorkDir(fxs []*Fixture) (dir string, remove func()) {
 	if !writes {
 		return "", func() {}
 	}
-	tmp, err := os.MkdirTemp("", "kitsoki-flow-")
+	tmp, remove, err := scratchdir.Make(WorkDirPrefix)
 	if err != nil {
 		return "", func() {} // each fixture makes its own (and reports why it cannot)
 	}
-	return tmp, func() { _ = os.RemoveAll(tmp) }
+	return tmp, remove
 }

@@ -87,6 +87,9 @@ type Server struct {
 	slots   chan struct{} // one per running call (takeSlot)
 	waiting atomic.Int64  // calls waiting for a slot
 
+	calls     context.Context    // every call's context is also cancelled by ...
+	stopCalls context.CancelFunc // ... this, which Close calls first
+
 	reloadMu sync.Mutex // one reload at a time
 	mu       sync.Mutex // guards cur, closed
 	cur      *Catalog   // its tools are the ones the SDK server lists
@@ -102,6 +105,7 @@ func New(opts Options) (*Server, error) {
 	_, _ = rand.Read(g[:])
 	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:]), slots: make(chan struct{}, cmp.Or(max(opts.MaxCalls, 0), DefaultMaxCalls))}
 	s.session = "mcp-" + s.generation
+	s.calls, s.stopCalls = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: cmp.Or(opts.Version, "dev")}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
 	s.mcp.AddReceivingMiddleware(s.refreshOnRequest)
 	c, err := s.build()
@@ -289,13 +293,16 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// Close stops serving: the current catalog's transports and hook
-// processes are closed once their calls finish.
+// Close stops serving: the calls under way are cancelled (a plugin that
+// never answers does not hold the shutdown up to its call timeout), then
+// the current catalog's transports and hook processes are closed once
+// those calls have returned.
 func (s *Server) Close() error {
 	var cur *Catalog
 	if !closeonce.Mark(&s.mu, &s.closed, func() { cur = s.cur }) {
 		return nil
 	}
+	s.StopCalls()
 	if cur != nil {
 		cur.inflight.Wait()
 		cur.close()
@@ -303,12 +310,21 @@ func (s *Server) Close() error {
 	return nil
 }
 
+// StopCalls cancels the calls under way and every later one: a server
+// stopping (Close, or a signal its command caught) does not wait on a
+// plugin that never answers.
+func (s *Server) StopCalls() { s.stopCalls() }
+
+// errShuttingDown answers a call that arrives, or was under way, when the
+// server stops.
+var errShuttingDown = errors.New("the server is shutting down")
+
 // acquire returns the current catalog with an in-flight reference.
 func (s *Server) acquire() (*Catalog, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.cur == nil {
-		return nil, errors.New("the server is shutting down")
+		return nil, errShuttingDown
 	}
 	s.cur.inflight.Add(1)
 	return s.cur, nil
@@ -323,6 +339,9 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			return toolError(err.Error()), nil
 		}
 		defer c.inflight.Done()
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		defer context.AfterFunc(s.calls, func() { cancel(errShuttingDown) })()
 		t := c.Tools[name]
 		if t == nil {
 			return notOffered(c, name), nil

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 
+	"kitsoki/internal/scratchdir"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 )
@@ -57,6 +58,10 @@ func (p *Plan) Fixtures(root string, trees []string, diags, annotations io.Write
 	return all, files, nil
 }
 
+// TraceDirPrefix begins the name of TraceDir's temporary directory
+// (scratchdir.Make): kitsoki test sweeps the ones a killed run left.
+const TraceDirPrefix = "kitsoki-test-trace-"
+
 // TraceDir is the directory of the fixtures' traces: traceDir (created),
 // else a temporary one when traceOut needs one, else ""; cleanup removes
 // a temporary one.
@@ -64,11 +69,11 @@ func TraceDir(traceDir, traceOut string) (dir string, cleanup func(), err error)
 	cleanup = func() {}
 	dir = traceDir
 	if traceOut != "" && dir == "" {
-		tmp, err := os.MkdirTemp("", "kitsoki-test-trace-")
+		tmp, remove, err := scratchdir.Make(TraceDirPrefix)
 		if err != nil {
 			return "", cleanup, fmt.Errorf("--trace-out: %v", err)
 		}
-		cleanup = func() { os.RemoveAll(tmp) }
+		cleanup = remove
 		dir = tmp
 	}
 	if dir != "" {
