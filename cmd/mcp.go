@@ -124,7 +124,7 @@ Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 }
 
 func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, storyPath string, f *mcpServeFlags) error {
-	if err := refuseInSandbox("kitsoki mcp serve"); err != nil {
+	if err := refuseInSandbox("mcp serve"); err != nil {
 		return err
 	}
 	if f.maxCalls < 0 {

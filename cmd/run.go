@@ -133,7 +133,7 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 }
 
 func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *runFlags) error {
-	if err := refuseInSandbox("kitsoki run"); err != nil {
+	if err := refuseInSandbox("run"); err != nil {
 		return err
 	}
 	if err := checkRunFlags(path, f); err != nil {
