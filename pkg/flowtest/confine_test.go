@@ -61,14 +61,7 @@ func TestFixtureFilesOutsideRootRefused(t *testing.T) {
 				}
 			}
 			app := filepath.Join(repo, "app.yaml")
-			files, _, err := DiscoverUnder("", nil, []string{app}, "", true, nil)
-			if err != nil || len(files) != 1 {
-				t.Fatalf("%v %d", err, len(files))
-			}
-			rs := NewRunner(Options{Jobs: 1}).Run(context.Background(), files)
-			if len(rs) != 1 || rs[0].Fatal == nil {
-				t.Fatalf("the fixture ran: %+v", rs)
-			}
+			rs := runRefused(t, app)
 			f := rs[0].Fatal
 			want := "leaves the project root " + repo
 			if tc.link {
@@ -116,14 +109,7 @@ func TestFixtureRefusesEveryOutsidePath(t *testing.T) {
 			"turns:\n  - input: go\n    expect_state: e\n",
 	})
 	app := filepath.Join(base, "repo", "app.yaml")
-	files, _, err := DiscoverUnder("", nil, []string{app}, "", true, nil)
-	if err != nil || len(files) != 1 {
-		t.Fatalf("%v %d", err, len(files))
-	}
-	rs := NewRunner(Options{Jobs: 1}).Run(context.Background(), files)
-	if len(rs) != 1 || rs[0].Fatal == nil {
-		t.Fatalf("the fixture ran: %+v", rs)
-	}
+	rs := runRefused(t, app)
 	var got []string
 	for _, f := range append([]Failure{*rs[0].Fatal}, rs[0].Failures...) {
 		got = append(got, fmt.Sprintf("%d:%d: %s", f.Pos.Line, f.Pos.Col, f.Message))
@@ -148,4 +134,19 @@ func TestFixtureRefusesEveryOutsidePath(t *testing.T) {
 			t.Errorf("the JUnit report does not name %s:\n%s", pos, junit.String())
 		}
 	}
+}
+
+// runRefused runs the one fixture of the story at app, which must not run
+// (a fatal failure).
+func runRefused(t *testing.T, app string) []*Result {
+	t.Helper()
+	files, _, err := DiscoverUnder("", nil, []string{app}, "", true, nil)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("%v %d", err, len(files))
+	}
+	rs := NewRunner(Options{Jobs: 1}).Run(context.Background(), files)
+	if len(rs) != 1 || rs[0].Fatal == nil {
+		t.Fatalf("the fixture ran: %+v", rs)
+	}
+	return rs
 }
