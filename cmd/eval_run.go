@@ -62,7 +62,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 written).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := refuseInSandbox("kitsoki eval run"); err != nil {
+			if err := refuseInSandbox("eval run"); err != nil {
 				return err
 			}
 			switch {

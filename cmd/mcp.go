@@ -128,7 +128,7 @@ served, 2 usage error.`,
 }
 
 func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, storyPath string, f *mcpServeFlags) error {
-	if err := refuseInSandbox("kitsoki mcp serve"); err != nil {
+	if err := refuseInSandbox("mcp serve"); err != nil {
 		return err
 	}
 	if f.maxCalls < 0 {

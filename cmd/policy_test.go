@@ -239,7 +239,9 @@ func TestHookUnderTest(t *testing.T) {
 // the variable), so a script the pull request changed cannot run it; the
 // marker host.run would write never appears. SECURITY.md's list of those
 // commands names each, so a maintainer setting up a job for strangers'
-// pull requests knows every command the variable stops.
+// pull requests knows every command the variable stops. Each refusal is one
+// line with one "kitsoki: " prefix, naming the command as typed after it
+// (it read "kitsoki: kitsoki run runs ...").
 func TestSandboxEnvRefusesRepositoryCode(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	marker := filepath.Join(t.TempDir(), "ran")
@@ -258,17 +260,20 @@ func TestSandboxEnvRefusesRepositoryCode(t *testing.T) {
 		t.Fatal("SECURITY.md: the paragraph listing the commands KITSOKI_SANDBOX refuses is gone")
 	}
 	for _, c := range []struct {
-		doc  string
-		args []string
+		doc, name string
+		args      []string
 	}{
-		{"`kitsoki run`", []string{"run", repo, "--intent", "go", "--trace", filepath.Join(t.TempDir(), "t.jsonl")}},
-		{"`eval run`", []string{"eval", "run", filepath.Join(repo, "evals", "x.yaml")}},
-		{"`mcp serve`", []string{"mcp", "serve", repo, "--trace", filepath.Join(t.TempDir(), "m.jsonl")}},
-		{"`test intents --harness live`", []string{"test", "intents", filepath.Join(repo, "app.yaml"), "--harness", "live", "--agent", "agent.x"}},
+		{"`kitsoki run`", "run", []string{"run", repo, "--intent", "go", "--trace", filepath.Join(t.TempDir(), "t.jsonl")}},
+		{"`eval run`", "eval run", []string{"eval", "run", filepath.Join(repo, "evals", "x.yaml")}},
+		{"`mcp serve`", "mcp serve", []string{"mcp", "serve", repo, "--trace", filepath.Join(t.TempDir(), "m.jsonl")}},
+		{"`test intents --harness live`", "test intents --harness live", []string{"test", "intents", filepath.Join(repo, "app.yaml"), "--harness", "live", "--agent", "agent.x"}},
 	} {
 		code, out, errOut := runCmd(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, "KITSOKI_SANDBOX is set") {
 			t.Errorf("%v: exit %d, want 2 naming KITSOKI_SANDBOX\n%s%s", c.args, code, out, errOut)
+		}
+		if want := "kitsoki: refusing " + c.name + ": "; !strings.HasPrefix(errOut, want) || strings.Count(errOut, "kitsoki:") != 1 || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: the refusal is not one line starting %q with one prefix:\n%s", c.args, want, errOut)
 		}
 		if !strings.Contains(strings.Join(strings.Fields(refusals), " "), c.doc) {
 			t.Errorf("SECURITY.md does not list %s among the commands KITSOKI_SANDBOX refuses:\n%s", c.doc, refusals)

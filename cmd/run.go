@@ -135,7 +135,7 @@ fixture is saved).`,
 }
 
 func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *runFlags) error {
-	if err := refuseInSandbox("kitsoki run"); err != nil {
+	if err := refuseInSandbox("run"); err != nil {
 		return err
 	}
 	if err := checkRunFlags(path, f); err != nil {
@@ -460,17 +460,15 @@ func humanNotes(w io.Writer) func(engine.Note) {
 }
 
 // noteLine is an on_error, timeout or decider note as one line: its text
-// and, unless it is a move (an on_error redirect, whose call's failure is
-// printed above it), its error; a note with only an error (a timeout that
-// never arms or fires) is that error.
+// and, unless it is a move (n.To: an on_error redirect, whose call's
+// failure is printed above it), its error; a note with only an error (a
+// timeout that never arms or fires) is that error.
 func noteLine(n engine.Note) string {
 	switch {
-	case n.Error == "":
+	case n.Error == "" || n.To != "":
 		return n.Text
 	case n.Text == "":
 		return oneLine(n.Error)
-	case strings.Contains(n.Text, "→"):
-		return n.Text
 	}
 	return n.Text + ": " + oneLine(n.Error)
 }

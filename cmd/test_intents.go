@@ -116,7 +116,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 		return err
 	}
 	if f.harness == "live" {
-		if err := refuseInSandbox("kitsoki test intents --harness live"); err != nil {
+		if err := refuseInSandbox("test intents --harness live"); err != nil {
 			return err
 		}
 	}

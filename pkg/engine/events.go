@@ -57,11 +57,17 @@ func (f SinkFunc) Emit(ev Event) error { return f(ev) }
 // Note is one line of the human log: what the caller may print while the
 // run goes on.
 type Note struct {
-	Kind     string // "enter", "say", "agent", "host", "intent", "emit", "on_error", "end"
+	Kind     string // "enter", "say", "agent", "host", "intent", "emit", "on_error", "timeout", "decider", "job", "view", "end"
 	State    string
 	Text     string
 	Duration time.Duration
-	Error    string
+	// Error is what failed: the note's own failure, or for a move (To set)
+	// the failure that caused it, already told by the failed call's note.
+	Error string
+	// To is where a move went (a state's path, __exit__NAME or "."): set
+	// on an on_error redirect and a fired timeout, "" on a note that moved
+	// nothing.
+	To string
 }
 
 func (r *runner) emit(kind string, payload any) error {

@@ -226,7 +226,7 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
 		return pre, false, err
 	}
-	r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
+	r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err, To: res.describe()})
 	pre = r.landingWorld() // st is empty: the landing queues its own step there
 	prev, slots := r.t.tentative, r.slots
 	r.t.tentative = &pre.held

@@ -111,7 +111,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		return r.failTurn(t, from, sv, fmt.Errorf("%s: state %q: timeout.target: %w", tm.owner.Timeout.Pos, tm.owner.Path, err), nil)
 	}
 	r.reach(ReachTimeout, tm.owner.Timeout.Pos)
-	r.note(Note{Kind: "timeout", State: from, Text: fmt.Sprintf("timeout of %s after %s → %s", tm.owner.Path, tm.after, res.describe())})
+	r.note(Note{Kind: "timeout", State: from, Text: fmt.Sprintf("timeout of %s after %s → %s", tm.owner.Path, tm.after, res.describe()), To: res.describe()})
 	if err := r.emit(KindTimeout, map[string]any{"from": from, "to": r.landTo(res)}); err != nil {
 		return t, err
 	}

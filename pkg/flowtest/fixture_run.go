@@ -59,11 +59,11 @@ func (fr *fixtureRun) patterns() *recost.Budget {
 }
 
 // named resolves p, a file the fixture names under key, inside the
-// project root (confine.go); false, the fixture failed at key, when it leaves it.
+// project root (confine.go); false, the fixture failed at key's value, when it leaves it.
 func (fr *fixtureRun) named(key, p string) (string, bool) {
 	full, err := fr.resolve(key, p)
 	if err != nil {
-		fr.fatal(fr.fx.at(key), "%v", err)
+		fr.fatal(fr.fx.valueAt(key), "%v", err)
 		return "", false
 	}
 	return full, true
@@ -130,7 +130,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		fr.plan = plan
 	}
 	ld, ok := fr.machine()
-	if !ok || !fr.loadRecording() || !fr.loadCassettes() {
+	if !ok || !fr.confined() || !fr.loadRecording() || !fr.loadCassettes() {
 		return
 	}
 	defer fr.flushHTTPCassette()

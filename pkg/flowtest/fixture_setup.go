@@ -64,7 +64,7 @@ func (fr *fixtureRun) loadRecording() bool {
 	}
 	rec, err := fr.recording(full, p == fx.Recording)
 	if err != nil {
-		fr.recordingProblem(fx.at("recording"), "%v", err)
+		fr.recordingProblem(fx.valueAt("recording"), "%v", err)
 		if fr.res.Flow.Skipped {
 			fr.res.Flow.Turns = nil
 		}
@@ -174,7 +174,7 @@ func loadNamed[T any](fr *fixtureRun, key, p string, load func(*safefile.Root, s
 	defer r.Close()
 	v, err := load(r, full)
 	if err != nil {
-		fr.fatal(fr.fx.at(key), "%s: %v", key, err)
+		fr.fatal(fr.fx.valueAt(key), "%s: %v", key, err)
 		return v, false
 	}
 	return v, true

@@ -29,7 +29,7 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 		case !r.Flow.Passed:
 			var body strings.Builder
 			msg := ""
-			for _, f := range r.Failures {
+			for _, f := range r.allFailures() {
 				if msg == "" {
 					msg = f.Message
 					c.Line = f.Pos.Line

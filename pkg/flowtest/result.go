@@ -33,6 +33,15 @@ type Result struct {
 // Passed reports whether the fixture passed.
 func (r *Result) Passed() bool { return r.Fatal == nil && r.Flow != nil && r.Flow.Passed }
 
+// allFailures are the fatal failure, when the fixture could not run, then
+// the others: what the GitHub and JUnit outputs list.
+func (r *Result) allFailures() []Failure {
+	if r.Fatal == nil {
+		return r.Failures
+	}
+	return append([]Failure{*r.Fatal}, r.Failures...)
+}
+
 // Failure is one failed expectation, placed at the fixture line that
 // declared it.
 type Failure struct {
@@ -134,11 +143,7 @@ func writeFailures(w io.Writer, fs []Failure) {
 // line of the fixture that declared the failed expectation.
 func WriteGitHub(w io.Writer, results []*Result) {
 	for _, r := range results {
-		fs := r.Failures
-		if r.Fatal != nil {
-			fs = append([]Failure{*r.Fatal}, fs...)
-		}
-		for _, f := range fs {
+		for _, f := range r.allFailures() {
 			fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", termsafe.WorkflowProperty(f.Pos.File), f.Pos.Line, f.Pos.Col,
 				termsafe.WorkflowProperty("kitsoki test "+r.Name), termsafe.WorkflowData(f.Detail()))
 		}
