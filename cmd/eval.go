@@ -312,7 +312,7 @@ func newEvalCheckCmd() *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
-			if err := writeDiags(c, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, nil); err != nil {
+			if err := writeDiags(c, f, ds, diagTool(f), nil); err != nil {
 				return err
 			}
 			out := c.OutOrStdout()

@@ -230,5 +230,23 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 		}
 		out = append(out, pinErrors(checkPin(v.Story, d, *d.Selection.Pinned, v.Hashes), d.PosOf("selection.pinned"), d.pos, "selection.pinned.evidence")...)
 	}
+	for i := range out {
+		out[i].File = asNamed(abs, storyDir, out[i].File)
+	}
 	return diag.Sort(out), nil
+}
+
+// asNamed is file, found below the absolute story directory abs, as the
+// command line named that directory (given): relative to the working
+// directory when given was, as kitsoki validate names the files it
+// checks, so a CI annotation lands on the diff.
+func asNamed(abs, given, file string) string {
+	if file == "" || !filepath.IsAbs(file) || filepath.IsAbs(given) {
+		return file
+	}
+	rel, err := filepath.Rel(abs, file)
+	if err != nil {
+		return file
+	}
+	return filepath.Join(given, rel)
 }
