@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"kitsoki/internal/termsafe"
@@ -149,7 +150,9 @@ func WriteDiffText(w io.Writer, call, oldPath, newPath string, d *Diff) {
 }
 
 // SinceLine is eval run's one-line comparison of r with prev, the
-// latest.json it replaced: verdict changes and the selection.
+// dataset's latest report before it (latest.json, or the dataset's newest
+// report when latest.json is another dataset's): verdict changes and the
+// selection.
 func SinceLine(prev, r *Report) string {
 	d := Compare(prev, r)
 	var parts []string
@@ -176,7 +179,11 @@ func SinceLine(prev, r *Report) string {
 	if len(d.HashesChanged) > 0 {
 		parts = append(parts, strings.Join(d.HashesChanged, ", ")+" changed since")
 	}
-	return fmt.Sprintf("since the previous latest.json (%s): %s", cell(prev.GeneratedAt), strings.Join(parts, "; "))
+	name := "latest.json"
+	if prev.Path != "" {
+		name = filepath.Base(prev.Path)
+	}
+	return fmt.Sprintf("since the previous %s (%s): %s", cell(name), cell(prev.GeneratedAt), strings.Join(parts, "; "))
 }
 
 // writeMore says how many rows a capped list left out.
