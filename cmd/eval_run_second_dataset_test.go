@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -59,5 +61,32 @@ func TestEvalRunSecondDatasetKeepsEvidence(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("eval list lacks %q: %d\n%s", want, code, out)
 		}
+	}
+}
+
+// TestEvalCheckPinAgainstItsEvidenceDataset: with a second dataset of the
+// call that sorts first (a_quick.yaml), the pin is checked against the
+// dataset its evidence report measured (merge_judge.yaml, by the
+// report's eval), not the first found. Before, its dataset hash was
+// compared with a_quick.yaml's and the evidence read stale.
+func TestEvalCheckPinAgainstItsEvidenceDataset(t *testing.T) {
+	dir := t.TempDir()
+	storytest.CopyTree(t, evCorpus, dir)
+	full, err := os.ReadFile(filepath.Join(dir, "evals", "merge_judge.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := filepath.Join(dir, "evals", "reports", "merge_judge", "latest.json")
+	rep, err := os.ReadFile(latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashed := strings.Replace(string(rep), `"generated_at"`, fmt.Sprintf(`"dataset_hash": "sha256:%x",`+"\n  "+`"generated_at"`, sha256.Sum256(full)), 1)
+	storytest.WriteTree(t, dir, map[string]string{
+		"evals/a_quick.yaml":                    evCassetteOnlyDataset,
+		"evals/reports/merge_judge/latest.json": hashed,
+	})
+	if code, out, errOut := runCmd(t, "eval", "check", dir); code != 0 {
+		t.Errorf("eval check: %d\n%s%s", code, out, errOut)
 	}
 }
