@@ -369,7 +369,7 @@ func requireValid(stderr io.Writer, v *eval.Validation, warnings bool) error {
 	if !warnings {
 		fs = slices.DeleteFunc(slices.Clone(fs), func(f eval.Finding) bool { return f.Severity != diag.Error })
 	}
-	eval.WriteFindings(printableWriter{stderr}, fs)
+	eval.WriteFindings(printableWriter{stderr}, v.Named(fs))
 	if v.OK() {
 		return nil
 	}

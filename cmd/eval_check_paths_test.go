@@ -9,12 +9,12 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
-// TestEvalCheckPathsAsValidate: eval check names a finding's file as
+// TestEvalPathsAsValidate: eval check names a finding's file as
 // kitsoki validate does, in every format: as the command line named the
 // story (relative to the working directory) in human, json and github,
 // relative to the repository root in sarif and codeclimate. Before, it
 // printed the absolute path, so GitHub put no annotation on the diff.
-func TestEvalCheckPathsAsValidate(t *testing.T) {
+func TestEvalPathsAsValidate(t *testing.T) {
 	repo := t.TempDir()
 	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
 		t.Fatal(err)
@@ -50,5 +50,16 @@ func TestEvalCheckPathsAsValidate(t *testing.T) {
 		if strings.Contains(out, story) {
 			t.Errorf("--format %s names the absolute path %s:\n%s", format, story, out)
 		}
+	}
+	// eval show and eval run name a dataset's findings the same way
+	// (they printed the absolute path, while a dataset that did not parse
+	// was named as given).
+	ds := filepath.Join("pr-refinement", "evals", "merge_judge.yaml")
+	want := "WARN: " + ds + ":18:22: matrix.profiles[1] \"codex-native\""
+	if _, out, _ := runCmd(t, "eval", "show", ds); !strings.Contains(out, want) {
+		t.Errorf("eval show: want %q in:\n%s", want, out)
+	}
+	if _, _, errOut := runCmd(t, "eval", "run", "--no-progress", "-o", filepath.Join(t.TempDir(), "r.json"), ds); !strings.Contains(errOut, "ERROR: "+ds+":18:22: ") {
+		t.Errorf("eval run: want the finding at %s:18:22 in:\n%s", ds, errOut)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/termsafe"
@@ -45,7 +46,22 @@ func WriteDatasetText(w io.Writer, v *Validation, status string, latest *Report)
 			fmt.Fprintf(w, "selected: %s (%s)\n", cell(dec.selectedLabel()), cell(dec.Strategy))
 		}
 	}
-	WriteFindings(w, v.Findings)
+	WriteFindings(w, v.Named(v.Findings))
+}
+
+// Named is fs with each file named as the command line named the
+// dataset: relative to the working directory when it was given so, as
+// kitsoki validate names the files it checks.
+func (v *Validation) Named(fs []Finding) []Finding {
+	d := v.Dataset
+	if d == nil || d.shown == "" {
+		return fs
+	}
+	out := slices.Clone(fs)
+	for i := range out {
+		out[i].Pos.File = asNamed(filepath.Dir(d.Path), filepath.Dir(d.shown), out[i].Pos.File)
+	}
+	return out
 }
 
 // WriteFindings writes each finding on a line of its own, as eval show,
