@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -70,11 +69,11 @@ func TestEvalRunCassetteOnlyProfile(t *testing.T) {
 	// The HTML report names it the same way: no "local / " with nothing after.
 	html := filepath.Join(dir, "report.html")
 	// latest.json is merge_judge.yaml's evidence: the run wrote its own.
-	wrote := regexp.MustCompile(`(?m)^wrote (.*\.json)$`).FindStringSubmatch(runOut)
-	if wrote == nil {
+	wrote := wroteReports(runOut)
+	if len(wrote) != 1 {
 		t.Fatalf("eval run names no report:\n%s", runOut)
 	}
-	if code, _, errOut := runCmd(t, "eval", "show", wrote[1], "--html", html); code != 0 {
+	if code, _, errOut := runCmd(t, "eval", "show", wrote[0], "--html", html); code != 0 {
 		t.Fatalf("eval show --html: %d %s", code, errOut)
 	}
 	b, err := os.ReadFile(html)

@@ -38,19 +38,19 @@ func TestEvalRunSecondDatasetKeepsEvidence(t *testing.T) {
 	if !strings.Contains(out, "kept "+latest+": it is the report of merge_judge, another dataset of call merge_judge") {
 		t.Errorf("eval run does not say it kept latest.json:\n%s", out)
 	}
-	wrote := regexp.MustCompile(`(?m)^wrote (.*\.json)$`).FindAllStringSubmatch(out, -1)
-	if len(wrote) != 1 || filepath.Dir(wrote[0][1]) != filepath.Dir(latest) || wrote[0][1] == latest {
+	wrote := wroteReports(out)
+	if len(wrote) != 1 || filepath.Dir(wrote[0]) != filepath.Dir(latest) || wrote[0] == latest {
 		t.Fatalf("want one timestamped report beside latest.json, got %q", wrote)
 	}
 	if after, _ := os.ReadFile(latest); string(after) != string(before) {
 		t.Errorf("latest.json was replaced by the second dataset's run:\n%s", after)
 	}
-	if b, _ := os.ReadFile(wrote[0][1]); !strings.Contains(string(b), `"eval": "merge_judge_min"`) {
+	if b, _ := os.ReadFile(wrote[0]); !strings.Contains(string(b), `"eval": "merge_judge_min"`) {
 		t.Errorf("the report does not name its dataset:\n%s", b)
 	}
 	// A second run compares with this dataset's report, not latest.json.
 	code, out, errOut = runCmd(t, "eval", "run", "--no-progress", "--cassette", filepath.Join(dir, "cassette.yaml"), ds)
-	if code != 0 || !strings.Contains(out, "since the previous "+filepath.Base(wrote[0][1])+" (") {
+	if code != 0 || !strings.Contains(out, "since the previous "+filepath.Base(wrote[0])+" (") {
 		t.Errorf("second run of the dataset: %d\n%s%s", code, out, errOut)
 	}
 	if code, out, errOut := runCmd(t, "eval", "check", dir); code != 0 {
@@ -89,4 +89,13 @@ func TestEvalCheckPinAgainstItsEvidenceDataset(t *testing.T) {
 	if code, out, errOut := runCmd(t, "eval", "check", dir); code != 0 {
 		t.Errorf("eval check: %d\n%s%s", code, out, errOut)
 	}
+}
+
+// wroteReports are the report files eval run's "wrote FILE" lines name.
+func wroteReports(out string) []string {
+	var files []string
+	for _, m := range regexp.MustCompile(`(?m)^wrote (.*\.json)$`).FindAllStringSubmatch(out, -1) {
+		files = append(files, m[1])
+	}
+	return files
 }
