@@ -38,7 +38,8 @@ reports under evals/reports/<call>/*.json (kind: agent_eval_report).
 
 Statuses: unmeasured (no report), stale (a dataset/prompt/schema/toolbox hash
 changed), passing (a candidate passed), failing, invalid (the dataset does
-not validate). latest.json wins over other reports.`,
+not validate). latest.json wins over other reports, unless its eval names
+another dataset of the call: then the dataset's newest report counts.`,
 	}
 	c.AddCommand(newEvalListCmd(), newEvalShowCmd(), newEvalRunCmd(), newEvalMergeCmd(), newEvalCheckCmd(), newEvalDiffCmd())
 	return c
@@ -277,7 +278,11 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 			return err
 		}
 	}
-	prev := eval.ReplacedLatest(paths, outPath)
+	prev := eval.ReplacedLatest(v.Dataset, r, outPath)
+	other := ""
+	if outPath == "" && len(paths) == 1 {
+		other = eval.LatestOfOther(v.Dataset)
+	}
 	if err := eval.WriteRunReport(r, v.Story.Dir, paths); err != nil {
 		return usagef("%v", err)
 	}
@@ -286,6 +291,10 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 	}
 	for _, p := range paths {
 		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "wrote %s\n", p)
+	}
+	if other != "" {
+		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "kept %s: it is the report of %s, another dataset of call %s (its evidence); this dataset's latest is the report above\n",
+			filepath.Join(filepath.Dir(paths[0]), "latest.json"), other, r.Call)
 	}
 	if prev != nil && prev.Call == r.Call {
 		fmt.Fprintln(printableWriter{c.OutOrStdout()}, eval.SinceLine(prev, r))
@@ -312,7 +321,7 @@ func newEvalCheckCmd() *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
-			if err := writeDiags(c, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, nil); err != nil {
+			if err := writeDiags(c, f, ds, diagTool(f), nil); err != nil {
 				return err
 			}
 			out := c.OutOrStdout()
@@ -360,7 +369,7 @@ func requireValid(stderr io.Writer, v *eval.Validation, warnings bool) error {
 	if !warnings {
 		fs = slices.DeleteFunc(slices.Clone(fs), func(f eval.Finding) bool { return f.Severity != diag.Error })
 	}
-	eval.WriteFindings(printableWriter{stderr}, fs)
+	eval.WriteFindings(printableWriter{stderr}, v.Named(fs))
 	if v.OK() {
 		return nil
 	}

@@ -51,6 +51,7 @@ func TestEvalRunCassetteOnlyProfile(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("eval run --cassette: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
+	runOut := out
 	for _, want := range []string{
 		"- local pass pass_rate=1.00 cost=0.000000 p95=800ms\n",
 		"decision: cheapest_passing -> local\n",
@@ -67,8 +68,12 @@ func TestEvalRunCassetteOnlyProfile(t *testing.T) {
 	}
 	// The HTML report names it the same way: no "local / " with nothing after.
 	html := filepath.Join(dir, "report.html")
-	latest := filepath.Join(dir, "evals", "reports", "merge_judge", "latest.json")
-	if code, _, errOut := runCmd(t, "eval", "show", latest, "--html", html); code != 0 {
+	// latest.json is merge_judge.yaml's evidence: the run wrote its own.
+	wrote := wroteReports(runOut)
+	if len(wrote) != 1 {
+		t.Fatalf("eval run names no report:\n%s", runOut)
+	}
+	if code, _, errOut := runCmd(t, "eval", "show", wrote[0], "--html", html); code != 0 {
 		t.Fatalf("eval show --html: %d %s", code, errOut)
 	}
 	b, err := os.ReadFile(html)

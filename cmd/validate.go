@@ -94,14 +94,7 @@ kitsoki test --sandbox.`,
 					return b, err == nil
 				}
 			}
-			tool := diag.ToolInfo{Name: "kitsoki", Version: version}
-			switch f {
-			case diag.FormatSARIF: // the rule table and repository-relative URIs
-				tool.Rules, tool.Root = validate.Rules(), validate.RepoRoot()
-			case diag.FormatCodeClimate: // repository-relative paths
-				tool.Root = validate.RepoRoot()
-			}
-			if err := writeDiags(c, f, res.Diagnostics, tool, source); err != nil {
+			if err := writeDiags(c, f, res.Diagnostics, diagTool(f), source); err != nil {
 				return err
 			}
 			errs, warns := diag.Count(res.Diagnostics)
@@ -153,6 +146,20 @@ func validateFiles(c *cobra.Command, args []string, stdinName string, opts *vali
 	}
 	opts.Stdin = data
 	return []string{filepath.Clean(story.ManifestPath(cmp.Or(stdinName, validate.StoryFile)))}, nil
+}
+
+// diagTool is the tool block of format f's report, the same for
+// validate and eval check: SARIF gets the rule table, and SARIF and Code
+// Climate name files relative to the repository root.
+func diagTool(f diag.Format) diag.ToolInfo {
+	tool := diag.ToolInfo{Name: "kitsoki", Version: version}
+	switch f {
+	case diag.FormatSARIF:
+		tool.Rules, tool.Root = validate.Rules(), validate.RepoRoot()
+	case diag.FormatCodeClimate:
+		tool.Root = validate.RepoRoot()
+	}
+	return tool
 }
 
 // writeDiags writes ds to stdout in format f (source gives a file's bytes).

@@ -16,6 +16,8 @@ import (
 type Dataset struct {
 	// Path is the dataset file as given (made absolute by LoadDataset).
 	Path string
+	// shown is the dataset's path as the command line gave it.
+	shown string
 	// Raw is the file's bytes exactly as read (the dataset hash input).
 	Raw []byte
 

@@ -81,7 +81,7 @@ func parseDatasetWithin(name, shown string, data []byte, maxNodes int) (*Dataset
 	if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[upstreamDataset](), "dataset"); at != nil {
 		return nil, refusedf("%s:%d:%d: %s", shown, at.Line, at.Column, msg)
 	}
-	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
+	d := &Dataset{Path: name, shown: shown, Raw: data, pos: map[string]story.Pos{}}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]

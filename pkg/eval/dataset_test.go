@@ -45,7 +45,7 @@ func TestParseDatasetGolden(t *testing.T) {
 			Evidence: "evals/reports/merge_judge/latest.json", FallbackProfile: "claude"}},
 	}
 	got := *d
-	got.Path, got.Raw, got.Examples, got.pos, got.Findings = "", nil, nil, nil, nil
+	got.Path, got.shown, got.Raw, got.Examples, got.pos, got.Findings = "", "", nil, nil, nil, nil
 	if !reflect.DeepEqual(&got, want) {
 		t.Errorf("dataset\n got %+v\nwant %+v", got, *want)
 	}

@@ -239,7 +239,8 @@ func listReports(root *safefile.Root, d *Dataset) ([]string, error) {
 
 // latestReport returns the dataset's latest report (reference C.2):
 // latest.json, else the greatest generated_at; nil, nil for none. Only a
-// latest.json that does not parse is an error.
+// latest.json that does not parse is an error. A report of another
+// dataset of the call (see [Dataset.owns]) is not d's: latest.json too.
 func latestReport(d *Dataset) (*Report, error) {
 	root := datasetRoot(d.Path)
 	defer root.Close()
@@ -247,14 +248,18 @@ func latestReport(d *Dataset) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if latest := filepath.Join(reportsDir(d), "latest.json"); slices.Contains(files, latest) {
-		return loadReportIn(root, latest)
+	latest := filepath.Join(reportsDir(d), "latest.json")
+	if slices.Contains(files, latest) {
+		r, err := loadReportIn(root, latest)
+		if err != nil || d.owns(root, r) {
+			return r, err
+		}
 	}
 	var best *Report
 	var bestT time.Time
 	for _, f := range files {
 		r, err := loadReportIn(root, f)
-		if err != nil {
+		if err != nil || !d.owns(root, r) {
 			continue
 		}
 		t, _ := time.Parse(time.RFC3339, r.GeneratedAt)

@@ -8,7 +8,10 @@ import (
 )
 
 // DefaultReportPaths are a run's report paths under reports/<call>/: a
-// timestamped file and latest.json, or shard-<i>-of-<n>.json.
+// timestamped file and latest.json, or shard-<i>-of-<n>.json. When
+// latest.json is the report of another dataset of the call
+// ([LatestOfOther]), the timestamped file alone: that dataset's evidence
+// stays, and d's latest is its newest report ([latestReport]).
 func DefaultReportPaths(d *Dataset, r *Report, t time.Time) []string {
 	dir := reportsDir(d)
 	if r.Run != nil && r.Run.Shard != "" {
@@ -16,7 +19,20 @@ func DefaultReportPaths(d *Dataset, r *Report, t time.Time) []string {
 		fmt.Sscanf(r.Run.Shard, "%d/%d", &i, &n)
 		return []string{filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d.json", i, n))}
 	}
-	return []string{filepath.Join(dir, t.UTC().Format("20060102T150405Z")+".json"), filepath.Join(dir, "latest.json")}
+	stamped := filepath.Join(dir, t.UTC().Format("20060102T150405Z")+".json")
+	if LatestOfOther(d) != "" {
+		return []string{stamped}
+	}
+	return []string{stamped, filepath.Join(dir, "latest.json")}
+}
+
+// LatestOfOther names the other dataset of d's call whose report
+// reports/<call>/latest.json holds ("" when it is d's, or none parses).
+func LatestOfOther(d *Dataset) string {
+	if r := othersLatest(d); r != nil {
+		return r.Eval
+	}
+	return ""
 }
 
 // ReportPaths are where a run's or a merge's report goes: out alone, made
@@ -32,15 +48,14 @@ func ReportPaths(d *Dataset, r *Report, out string, t time.Time) ([]string, erro
 	return []string{abs}, nil
 }
 
-// ReplacedLatest is the report a full run's latest.json held before this
-// run replaces it (paths as [DefaultReportPaths] gives them), for
-// [SinceLine]; nil when out was given, for a shard, and when there is none
-// or it cannot be read.
-func ReplacedLatest(paths []string, out string) *Report {
-	if out != "" || len(paths) != 2 {
+// ReplacedLatest is the dataset's latest report before a full run
+// replaces it as d's latest, for [SinceLine]; nil when out was given, for
+// a shard (r.Run.Shard), and when there is none or it cannot be read.
+func ReplacedLatest(d *Dataset, r *Report, out string) *Report {
+	if out != "" || (r.Run != nil && r.Run.Shard != "") {
 		return nil
 	}
-	prev, err := LoadReport(paths[1])
+	prev, err := latestReport(d)
 	if err != nil {
 		return nil
 	}

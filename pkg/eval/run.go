@@ -373,7 +373,7 @@ func newReport(v *Validation, specs []CandidateSpec, recs []CallRecord, maxSampl
 	}
 	cands, dec, samples := summarize(specs, recs, cfg)
 	return &Report{
-		Kind: "agent_eval_report", Eval: d.Call, App: d.App, Call: d.Call,
+		Kind: "agent_eval_report", Eval: d.EvalName(), App: d.App, Call: d.Call,
 		Hashes: v.Hashes, AdherenceBar: d.Task.AdherenceBar,
 		Candidates: cands, Decision: dec, FailureSamples: samples,
 	}

@@ -44,10 +44,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 			report(sel.Pos, "selection: pins a model for %s but the effect has no id:; add id: so its eval dataset (evals/*.yaml with call: <id>) can be found", e.Invoke)
 			continue
 		}
-		var d *Dataset
-		if i := slices.IndexFunc(datasets, func(c *Dataset) bool { return c.Call == id }); i >= 0 {
-			d = datasets[i]
-		}
+		d := pinnedDataset(st, datasets, id, sel.Evidence)
 		if d == nil && len(broken) > 0 {
 			// one of them may be the call's: say why none could be read
 			var why []string
@@ -67,6 +64,32 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 		out = append(out, pinErrors(checkPin(st, d, pin, cur), sel.Pos, sel.Keys, "evidence")...)
 	}
 	return out
+}
+
+// pinnedDataset is the dataset of call id a pin is checked against: the
+// one whose report its evidence is when several datasets measure the call
+// (a quick one beside the full one), else the first; nil for none.
+func pinnedDataset(st *story.Story, datasets []*Dataset, id, evidence string) *Dataset {
+	var of []*Dataset
+	for _, d := range datasets {
+		if d.Call == id {
+			of = append(of, d)
+		}
+	}
+	if len(of) == 0 {
+		return nil
+	}
+	if len(of) > 1 && evidence != "" {
+		root := st.FileRoot()
+		if p, err := root.Resolve(st.Dir, evidence); err == nil {
+			if r, err := loadReportIn(root, p); err == nil {
+				if i := slices.IndexFunc(of, func(d *Dataset) bool { return d.EvalName() == r.Eval }); i >= 0 {
+					return of[i]
+				}
+			}
+		}
+	}
+	return of[0]
 }
 
 type pinProblem struct {
@@ -230,5 +253,23 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 		}
 		out = append(out, pinErrors(checkPin(v.Story, d, *d.Selection.Pinned, v.Hashes), d.PosOf("selection.pinned"), d.pos, "selection.pinned.evidence")...)
 	}
+	for i := range out {
+		out[i].File = asNamed(abs, storyDir, out[i].File)
+	}
 	return diag.Sort(out), nil
+}
+
+// asNamed is file, found below the absolute story directory abs, as the
+// command line named that directory (given): relative to the working
+// directory when given was, as kitsoki validate names the files it
+// checks, so a CI annotation lands on the diff.
+func asNamed(abs, given, file string) string {
+	if file == "" || !filepath.IsAbs(file) || filepath.IsAbs(given) {
+		return file
+	}
+	rel, err := filepath.Rel(abs, file)
+	if err != nil {
+		return file
+	}
+	return filepath.Join(given, rel)
 }

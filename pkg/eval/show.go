@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/termsafe"
@@ -44,7 +46,22 @@ func WriteDatasetText(w io.Writer, v *Validation, status string, latest *Report)
 			fmt.Fprintf(w, "selected: %s (%s)\n", cell(dec.selectedLabel()), cell(dec.Strategy))
 		}
 	}
-	WriteFindings(w, v.Findings)
+	WriteFindings(w, v.Named(v.Findings))
+}
+
+// Named is fs with each file named as the command line named the
+// dataset: relative to the working directory when it was given so, as
+// kitsoki validate names the files it checks.
+func (v *Validation) Named(fs []Finding) []Finding {
+	d := v.Dataset
+	if d == nil || d.shown == "" {
+		return fs
+	}
+	out := slices.Clone(fs)
+	for i := range out {
+		out[i].Pos.File = asNamed(filepath.Dir(d.Path), filepath.Dir(d.shown), out[i].Pos.File)
+	}
+	return out
 }
 
 // WriteFindings writes each finding on a line of its own, as eval show,
@@ -149,7 +166,9 @@ func WriteDiffText(w io.Writer, call, oldPath, newPath string, d *Diff) {
 }
 
 // SinceLine is eval run's one-line comparison of r with prev, the
-// latest.json it replaced: verdict changes and the selection.
+// dataset's latest report before it (latest.json, or the dataset's newest
+// report when latest.json is another dataset's): verdict changes and the
+// selection.
 func SinceLine(prev, r *Report) string {
 	d := Compare(prev, r)
 	var parts []string
@@ -176,7 +195,11 @@ func SinceLine(prev, r *Report) string {
 	if len(d.HashesChanged) > 0 {
 		parts = append(parts, strings.Join(d.HashesChanged, ", ")+" changed since")
 	}
-	return fmt.Sprintf("since the previous latest.json (%s): %s", cell(prev.GeneratedAt), strings.Join(parts, "; "))
+	name := "latest.json"
+	if prev.Path != "" {
+		name = filepath.Base(prev.Path)
+	}
+	return fmt.Sprintf("since the previous %s (%s): %s", cell(name), cell(prev.GeneratedAt), strings.Join(parts, "; "))
 }
 
 // writeMore says how many rows a capped list left out.

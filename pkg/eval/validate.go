@@ -123,20 +123,30 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	}
 	if len(d.Matrix.Profiles) == 0 {
 		v.Findings = append(v.Findings, Finding{Pos: d.PosOf("matrix"), Severity: diag.Warning, blocksRun: true,
-			Message: "matrix.profiles is empty: eval run has no candidate to measure; " + profilesHint(v.Story)})
+			Message: "matrix.profiles is empty: eval run has no candidate to measure; " + profilesHint(v.Story, v.CallSite)})
 	}
 	return v
 }
 
 // profilesHint says how to fill an empty matrix.profiles, naming the
-// story's agent_plugins aliases when it loaded and declares some.
-func profilesHint(st *story.Story) string {
+// aliases the story declares in agent_plugins, and claude, which the
+// loader adds to every story (as upstream's), only when the call runs on
+// it (no agent: on the invoke) or the story declares none: a story that
+// declares only agent.fast for the call is not told to measure claude.
+func profilesHint(st *story.Story, cs *CallSite) string {
 	if st == nil || len(st.AgentPlugins) == 0 {
 		return "list the agent_plugins aliases to measure under matrix: {profiles: [...]}"
 	}
-	names := slices.Sorted(maps.Keys(st.AgentPlugins))
-	for i, n := range names {
-		names[i] = strings.TrimPrefix(n, "agent.")
+	var names []string
+	for _, n := range slices.Sorted(maps.Keys(st.AgentPlugins)) {
+		ap := st.AgentPlugins[n]
+		onDefault := n == story.DefaultAgentAlias && cs != nil && (cs.Plugin == "" || cs.Plugin == n)
+		if !ap.Injected || onDefault {
+			names = append(names, strings.TrimPrefix(n, "agent."))
+		}
+	}
+	if len(names) == 0 {
+		names = []string{strings.TrimPrefix(story.DefaultAgentAlias, "agent.")}
 	}
 	return fmt.Sprintf("list the agent_plugins aliases to measure, e.g. matrix: {profiles: [%s]}", diag.ClipMessage(strings.Join(names, ", ")))
 }
