@@ -74,6 +74,10 @@ func TestWidth(t *testing.T) {
 		"\u1100\u1161\u11a8":                         2,
 		"\u2ffc\u31e4":                               4,
 		"\ufe0f":                                     0,
+		// Unicode 17 (conformance view-width-unicode17): an Indic conjunct is one
+		// cluster (Devanagari, Khmer), Tamil's is not; newer wide runes
+		"\u0915\u094d\u0937\u093f": 1, "\u1780\u17d2\u1780": 1, "\u0b95\u0bcd\u0bb7": 2,
+		"\U0001FAC8": 2, "\u4dc0": 2, "\U0001D360": 2, "\U0002FFFE": 1,
 	} {
 		if got := Width(s); got != want {
 			t.Errorf("Width(%+q) = %d, want %d", s, got, want)
