@@ -71,8 +71,9 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 		t, err := leaf(el.Text, "")
 		return padBlock(styledText(strings.TrimSpace(t))), err
 	case "code":
+		// trailing line feeds only: a CR stays (conformance view-code-cr)
 		t, err := leaf(el.Text, "")
-		return strings.TrimRight(t, "\r\n"), err
+		return strings.TrimRight(t, "\n"), err
 	case "prose":
 		t, err := leaf(el.Text, "")
 		return textwrap.WordWrap(proseText(t), layoutWidth), err

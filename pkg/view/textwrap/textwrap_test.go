@@ -46,14 +46,6 @@ func TestWordWrap(t *testing.T) {
 	}
 }
 
-func TestRuneWidth(t *testing.T) {
-	for r, want := range map[rune]int{'a': 1, '日': 2, '\t': 0, '\u0301': 0, 'Ａ': 2} {
-		if got := RuneWidth(r); got != want {
-			t.Errorf("RuneWidth(%q) = %d, want %d", r, got, want)
-		}
-	}
-}
-
 func TestWidth(t *testing.T) {
 	for s, want := range map[string]int{
 		"abc": 3, "日本": 4,
@@ -74,6 +66,14 @@ func TestWidth(t *testing.T) {
 		"\u1100\u1161\u11a8":                         2,
 		"\u2ffc\u31e4":                               4,
 		"\ufe0f":                                     0,
+		// Unicode 17 (conformance view-width-unicode17): an Indic conjunct is one
+		// cluster (Devanagari, Khmer), Tamil's is not; newer wide runes
+		"\u0915\u094d\u0937\u093f": 1, "\u1780\u17d2\u1780": 1, "\u0b95\u0bcd\u0bb7": 2,
+		"\U0001FAC8": 2, "\u4dc0": 2, "\U0001D360": 2, "\U0002FFFE": 1,
+		// U+FE0F widens right after the first rune only (conformance view-width-vs16)
+		"\u00e9\u0301\ufe0f": 1, "\u0915\u094d\u0937\ufe0f": 1, "\u2764\ufe0e\ufe0f": 1,
+		"\u0301\ufe0f": 2, "\u200d\ufe0f": 2, "\ufe0f\ufe0f": 2, "\u00ad\ufe0f": 0,
+		"\u0085\u2028\u2029\ufffe\uffff": 0, "\u00ad\u200b\u2060": 0,
 	} {
 		if got := Width(s); got != want {
 			t.Errorf("Width(%+q) = %d, want %d", s, got, want)
