@@ -170,14 +170,20 @@ func LoadDataset(path string) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eval dataset %s: %w", path, err)
 	}
-	data, outside, err := readDataset(abs, path)
+	return loadDatasetShown(abs, path)
+}
+
+// loadDatasetShown is LoadDataset of the file at abs, naming it shown in
+// its messages.
+func loadDatasetShown(abs, shown string) (*Dataset, error) {
+	data, outside, err := readDataset(abs, shown)
 	if outside {
 		return nil, err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("eval dataset %s: %s", path, fileErrText(err, "give the path of an evals/*.yaml file"))
+		return nil, fmt.Errorf("eval dataset %s: %s", shown, fileErrText(err, "give the path of an evals/*.yaml file"))
 	}
-	return parseDataset(abs, path, data)
+	return parseDataset(abs, shown, data)
 }
 
 // Discover lists the datasets under root: root itself when it is a file,

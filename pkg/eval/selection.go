@@ -17,11 +17,18 @@ import (
 
 // CheckSelections checks every host.agent.* effect's selection: against
 // its eval dataset and evidence report: present, parsing, not stale, and
-// pinning a passing candidate. Errors are positioned at the selection:.
+// pinning a passing candidate. Errors are positioned at the selection:;
+// they name the story's directory as its manifest is named.
 func CheckSelections(st *story.Story) []diag.Diagnostic {
 	if st == nil {
 		return nil
 	}
+	return checkSelections(st, filepath.Dir(st.File))
+}
+
+// checkSelections is CheckSelections naming the story's directory shown
+// (evals/ and the datasets in it below that).
+func checkSelections(st *story.Story, shown string) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	var datasets []*Dataset
 	var broken map[string]error
@@ -36,7 +43,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 			continue
 		}
 		if !looked {
-			datasets, broken = storyDatasets(st.Dir)
+			datasets, broken = storyDatasets(st.Dir, shown)
 			looked = true
 		}
 		id := strings.TrimSpace(e.ID())
@@ -51,11 +58,11 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 			for _, f := range slices.Sorted(maps.Keys(broken)) {
 				why = append(why, broken[f].Error()) // names the file
 			}
-			report(sel.Pos, "selection: no eval dataset for call %q loads under %s, and %d dataset(s) there do not load (%s); fix them (kitsoki eval check %s says how), then kitsoki eval run the call's", id, filepath.Join(st.Dir, "evals"), len(broken), strings.Join(why, "; "), st.Dir)
+			report(sel.Pos, "selection: no eval dataset for call %q loads under %s, and %d dataset(s) there do not load (%s); fix them (kitsoki eval check %s says how), then kitsoki eval run the call's", id, filepath.Join(shown, "evals"), len(broken), strings.Join(why, "; "), shown)
 			continue
 		}
 		if d == nil {
-			report(sel.Pos, "selection: no eval dataset for call %q under %s (add evals/%s.yaml with kind: agent_eval and call: %s, then kitsoki eval run it)", id, filepath.Join(st.Dir, "evals"), id, id)
+			report(sel.Pos, "selection: no eval dataset for call %q under %s (add evals/%s.yaml with kind: agent_eval and call: %s, then kitsoki eval run it)", id, filepath.Join(shown, "evals"), id, id)
 			continue
 		}
 		cs := newCallSite(ae.State, ae.Index, e)
@@ -186,13 +193,14 @@ func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	return nil
 }
 
-// storyDatasets parses <dir>/evals/*.yaml, skipping files that do not parse.
-func storyDatasets(dir string) ([]*Dataset, map[string]error) {
+// storyDatasets parses <dir>/evals/*.yaml, skipping files that do not
+// parse; shown names dir in their errors.
+func storyDatasets(dir, shown string) ([]*Dataset, map[string]error) {
 	files, _ := Discover(dir)
 	var out []*Dataset
 	broken := map[string]error{}
 	for _, f := range files {
-		d, err := LoadDataset(f)
+		d, err := loadDatasetShown(f, filepath.Join(shown, "evals", filepath.Base(f)))
 		if err != nil {
 			broken[f] = err
 			continue
@@ -230,11 +238,11 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 		if err != nil {
 			out = append(out, diag.Diagnostic{File: manifest, Severity: diag.Error, Rule: ruleSelection.ID, Message: "load app: " + err.Error()})
 		} else {
-			out = append(out, CheckSelections(ld.Story)...)
+			out = append(out, checkSelections(ld.Story, storyDir)...)
 		}
 	}
 	for _, f := range files {
-		d, err := LoadDataset(f)
+		d, err := loadDatasetShown(f, asNamed(abs, storyDir, f))
 		if err != nil {
 			out = append(out, diag.Diagnostic{File: f, Severity: diag.Error, Rule: ruleEval.ID, Message: err.Error()})
 			continue

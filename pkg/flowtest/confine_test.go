@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -123,6 +124,18 @@ func TestFixtureRefusesEveryOutsidePath(t *testing.T) {
 	}
 	if len(want) != 4 || !slices.Equal(got, want) {
 		t.Fatalf("kitsoki test refused:\n%s\nvalidate (4 findings wanted):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// the text report prints them together at the fatal line's indent,
+	// under no "session" header
+	var text strings.Builder
+	WriteText(&text, rs)
+	for _, pos := range []string{"f.yaml:2:12", "f.yaml:3:16", "f.yaml:4:25", "f.yaml:5:28"} {
+		if !regexp.MustCompile(`(?m)^      \S*` + regexp.QuoteMeta(pos) + `: `).MatchString(text.String()) {
+			t.Errorf("the text report does not print %s at the fatal line's indent:\n%s", pos, text.String())
+		}
+	}
+	if strings.Contains(text.String(), "session") {
+		t.Errorf("the text report puts refusals under a session header:\n%s", text.String())
 	}
 	// the JUnit report leads with the fatal refusal and lists them all
 	var junit strings.Builder

@@ -93,10 +93,17 @@ func WriteText(w io.Writer, results []*Result) {
 			failed++
 		}
 		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, termsafe.Line(r.Name), r.Turns, human.Plural(r.Turns, "turn", "turns"), human.Duration(r.Duration))
+		fs := r.Failures
 		if r.Fatal != nil {
-			fmt.Fprintf(w, "      %s: %s\n", termsafe.Line(r.Fatal.Pos.String()), indent(termsafe.Printable(r.Fatal.Message), "        "))
+			// the fixture's other session failures (every outside path
+			// refused with the first) stand beside the fatal one
+			var session []Failure
+			session, fs = splitSession(fs)
+			for _, f := range append([]Failure{*r.Fatal}, session...) {
+				writeFailure(w, f, "      ")
+			}
 		}
-		writeFailures(w, r.Failures)
+		writeFailures(w, fs)
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
 }
@@ -121,10 +128,7 @@ func writeFailures(w io.Writer, fs []Failure) {
 		fmt.Fprintf(w, "      %s\n", head)
 		var events []string
 		for _, f := range group {
-			fmt.Fprintf(w, "        %s: %s\n", termsafe.Line(f.Pos.String()), indent(termsafe.Printable(f.Message), "          "))
-			for _, d := range f.WorldDiff {
-				fmt.Fprintf(w, "          world %s\n", termsafe.Line(d))
-			}
+			writeFailure(w, f, "        ")
 			if len(f.Events) > 0 {
 				events = f.Events
 			}
@@ -137,6 +141,28 @@ func writeFailures(w io.Writer, fs []Failure) {
 		}
 		i = j
 	}
+}
+
+// writeFailure prints f at pad: its place and message, then its world
+// difference below.
+func writeFailure(w io.Writer, f Failure, pad string) {
+	fmt.Fprintf(w, "%s%s: %s\n", pad, termsafe.Line(f.Pos.String()), indent(termsafe.Printable(f.Message), pad+"  "))
+	for _, d := range f.WorldDiff {
+		fmt.Fprintf(w, "%s  world %s\n", pad, termsafe.Line(d))
+	}
+}
+
+// splitSession parts fs into its session-level failures and the turns'
+// (each in its order).
+func splitSession(fs []Failure) (session, turns []Failure) {
+	for _, f := range fs {
+		if f.Turn < 0 {
+			session = append(session, f)
+		} else {
+			turns = append(turns, f)
+		}
+	}
+	return session, turns
 }
 
 // WriteGitHub prints GitHub workflow annotations, one per failure, at the

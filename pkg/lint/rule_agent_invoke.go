@@ -111,8 +111,8 @@ func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 	if c.st.AgentPlugins[alias] != nil || c.st.PluginDeclared(alias) {
 		where = "; this imported story declares it, but the fold keeps only the top story's agent_plugins (on both engines): declare it there"
 	}
-	c.rep.WarnAt(e.PosOf("agent"), site.Place(), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude%s%s",
-		site.String(), alias, nameList(aliases, ", "), where, c.didYouMean(alias, aliases))
+	c.rep.WarnAt(e.PosOf("agent"), site.Place(), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (%s); upstream would silently fall back to agent.claude%s%s",
+		site.String(), alias, c.declaredAliasText(), where, c.didYouMean(alias, aliases))
 }
 
 // aliasDeclared reports whether the top story's agent_plugins declares
@@ -209,4 +209,30 @@ func knownList(names []string) string {
 // (aliasDeclared), listed once.
 func (c *checker) declaredAliases() []string {
 	return c.listOnce("agent_plugins", func() []string { return sortedMapKeys(foldedTop(c.st).AgentPlugins) })
+}
+
+// declaredAliasText lists the aliases the top story declares itself
+// and names agent.claude apart when the loader added it: "declared:
+// agent.fast; agent.claude is the loader's default".
+func (c *checker) declaredAliasText() string {
+	plugins := foldedTop(c.st).AgentPlugins
+	var own []string
+	for _, a := range c.declaredAliases() {
+		if p := plugins[a]; p == nil || !p.Injected {
+			own = append(own, a)
+		}
+	}
+	deflt := ""
+	if p := plugins[story.DefaultAgentAlias]; p != nil && p.Injected {
+		deflt = story.DefaultAgentAlias + " is the loader's default"
+	}
+	switch {
+	case len(own) == 0 && deflt == "":
+		return "none declared"
+	case len(own) == 0:
+		return deflt
+	case deflt == "":
+		return "declared: " + nameList(own, ", ")
+	}
+	return "declared: " + nameList(own, ", ") + "; " + deflt
 }

@@ -61,8 +61,8 @@ func checkAgentTemplate(c *checker) {
 				continue
 			}
 			if !c.aliasDeclared(s) {
-				c.rep.WarnAt(e.PosOf("agent"), site.Place(), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
-					site.String(), e.Agent(), s, m[1], nameList(c.declaredAliases(), ", "))
+				c.rep.WarnAt(e.PosOf("agent"), site.Place(), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (%s)",
+					site.String(), e.Agent(), s, m[1], c.declaredAliasText())
 			}
 		}
 	})
