@@ -44,3 +44,26 @@ func TestRunChildCheckedTwiceReportsOnce(t *testing.T) {
 		t.Errorf("the importer alone: want the folded place at the child's line; got %v", res.Diagnostics)
 	}
 }
+
+// A child's error in a file it includes (include:), with the child and its
+// importer checked in one run, is reported once, in the child's own
+// names: the child's included files are its own as its story file is.
+func TestRunChildIncludeCheckedTwiceReportsOnce(t *testing.T) {
+	dir := t.TempDir()
+	parent := filepath.Join(dir, "app.yaml")
+	kid := filepath.Join(dir, "kid", "app.yaml")
+	storytest.WriteFile(t, parent, "app: {id: p}\nintents: {go: {}}\nimports:\n  kid: {source: ./kid, exits: {done: {to: s}}}\nroot: s\nstates:\n  s:\n    on:\n      go: [{target: kid}]\n")
+	storytest.WriteFile(t, kid, "app: {id: k}\nintents: {go2: {}}\nexits: {done: {}}\ninclude: [more.yaml]\nroot: a\nstates:\n  a:\n    on:\n      go2: [{target: b}]\n")
+	storytest.WriteFile(t, filepath.Join(dir, "kid", "more.yaml"), "states:\n  b:\n    on:\n      go2: [{target: \"@exit:done\", effects: [{background: true}]}]\n")
+	files, err := Expand([]string{dir + "/..."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(files, Options{Jobs: 2})
+	if len(res.Diagnostics) != 1 || !strings.HasPrefix(res.Diagnostics[0].Message, `state "b" intent "go2" effects[0]:`) {
+		t.Errorf("want the child's one error, in its own names; got %v", res.Diagnostics)
+	}
+	if !res.Invalid[parent] || !res.Invalid[kid] {
+		t.Errorf("invalid = %v, want both", res.Invalid)
+	}
+}
