@@ -27,6 +27,10 @@ type checker struct {
 	// entry
 	expanded  bool
 	generated map[string]string
+	// about is, on the expansion, the state a finding (by its index in
+	// rep.Diags) is about when its message names it after its start, so
+	// carries no Place of it (warnRead)
+	about map[int]string
 	// foldOver: st's import tree folds past the limits (checkFoldSize):
 	// the checks that walk the folded tree are skipped.
 	foldOver bool

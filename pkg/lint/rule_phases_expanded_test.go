@@ -2,65 +2,34 @@ package lint
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
-// namedByScan is the generated name a finding names as generatedBy once
-// found it, with a scan of every generated name per finding: the longest
-// g with "g" or "g. in msg (of two of one length, the first in msg).
-func namedByScan(msg string, origin map[string]string) string {
-	name, at := "", len(msg)
-	for g := range origin {
-		i := min(index(msg, `"`+g+`"`), index(msg, `"`+g+`.`))
-		if i < len(msg) && (len(g) > len(name) || len(g) == len(name) && i < at) {
-			name, at = g, i
-		}
-	}
-	return name
-}
-
-func index(s, sub string) int {
-	if i := strings.Index(s, sub); i >= 0 {
-		return i
-	}
-	return len(s)
-}
-
-// TestGeneratedNamesIn: the name lookup of a finding's note agrees with a
-// scan of every generated name, on names that nest ("p1" and "p1.x" are
-// both names, "p1_a" holds "p1"), quotes and dots inside names and
-// messages made at random from them.
-func TestGeneratedNamesIn(t *testing.T) {
-	origin := map[string]string{}
-	names := []string{"p1", "p10", "p1_a", "p10_a", "p1.x", "a\"b", "q", "r.s.t", "x_executing", "x_exec"}
-	for i, g := range names {
-		origin[g] = fmt.Sprint("e", i)
-	}
-	gen := newGeneratedNames(origin)
-	for _, msg := range []string{
-		``, `"`, `""`, `no quotes here`, `state "p1_a": target "p10" does not exist`,
-		`state "p1.x.y": bad`, `"p1.x"`, `"a"b": hm`, `path "r.s.t.u" and "q"`,
-		`"x_exec" then "x_executing"`, `trailing "p10_a`, `"p10_a.`, `"p1"."p10"`,
+// TestGeneratedOf: a finding's generated state is the longest generated
+// name its state is or lies below, names that nest ("p1" and "p1.x",
+// "p1_a" holding "p1") and dots inside names included; the state of an
+// intent's place, or of none, is no generated state's.
+func TestGeneratedOf(t *testing.T) {
+	origin := map[string]string{"p1": "p1", "p10": "p10", "p1_a": "p1", "p1.x": "p1", "r.s.t": "r", "q": "q"}
+	for _, c := range []struct {
+		p    diag.Place
+		want string
+	}{
+		{diag.StatePlace("p1"), "p1"}, {diag.StatePlace("p10"), "p10"}, {diag.StatePlace("p1_a.b"), "p1_a"},
+		{diag.StatePlace("p1.x.y"), "p1.x"}, {diag.StatePlace("p1.y"), "p1"}, {diag.ArcPlace("r.s.t.u", "go"), "r.s.t"},
+		{diag.StatePlace("r.s"), ""}, {diag.StatePlace("p"), ""}, {diag.StatePlace(""), ""},
+		{diag.IntentPlace("q"), ""}, {diag.Place{}, ""},
 	} {
-		if got, want := gen.in(msg), namedByScan(msg, origin); got != want {
-			t.Errorf("in(%q) = %q, the scan finds %q", msg, got, want)
+		if got := generatedOf(subject(diag.Diagnostic{Place: c.p}, ""), origin); got != c.want {
+			t.Errorf("generatedOf(%v) = %q, want %q", c.p, got, c.want)
 		}
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	parts := append([]string{`"`, `.`, ` `, `": `, `x`, `_a`}, names...)
-	for range 20_000 {
-		var b strings.Builder
-		for range rng.IntN(12) {
-			b.WriteString(parts[rng.IntN(len(parts))])
-		}
-		msg := b.String()
-		if got, want := gen.in(msg), namedByScan(msg, origin); got != want {
-			t.Fatalf("in(%q) = %q, the scan finds %q", msg, got, want)
-		}
+	if got := generatedOf(subject(diag.Diagnostic{}, "p1.x.y"), origin); got != "p1.x" {
+		t.Errorf("a finding with no place, its check noting state p1.x.y: %q, want p1.x", got)
 	}
 }
 

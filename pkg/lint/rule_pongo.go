@@ -34,10 +34,12 @@ func checkPongo(c *checker) {
 		}
 	}
 	for _, s := range c.states() {
+		pc.at = diag.StatePlace(s.Path)
 		pc.state(s)
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Say != "" && !site.Template {
+			pc.at = site.Place()
 			pc.compileInline(e.PosOf("say"), func() string { return site.String() + ": say" }, e.Say)
 		}
 		if !strings.HasPrefix(e.Invoke, "host.agent.") {
@@ -50,6 +52,7 @@ func checkPongo(c *checker) {
 			}
 		}
 	})
+	pc.at = diag.Place{}
 	pc.compileFiles()
 }
 
@@ -66,6 +69,10 @@ type pongoCheck struct {
 	// the root); exists caches fileExists.
 	prompts map[string]bool
 	exists  map[string]bool
+	// at is the place of the state or effect whose templates are being
+	// compiled (the zero Place for the story's and files'), which a
+	// finding whose message starts with it carries (Reporter.AddAt)
+	at diag.Place
 }
 
 func (pc *pongoCheck) fileExists(f string) bool {
@@ -155,7 +162,7 @@ func (pc *pongoCheck) compileInline(p story.Pos, where func() string, src string
 		// the story directory (conformance view-at-name-plain)
 		hint = "; a say: knows no namespace (it searches the story directory for " + m[1] + "/" + m[2] + "): include \"" + m[2] + "\" by its path from the story directory"
 	}
-	pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, "this say: fails to render, and the turn that runs it"), hint)
+	pc.c.rep.AddAt(pc.c.errAt(p, src, err), pc.at, pongoSeverity(err), rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, "this say: fails to render, and the turn that runs it"), hint)
 }
 
 // namespaceRe is an unresolved include naming a prompt file's namespace,
@@ -183,7 +190,7 @@ func viewNamespaceHint(err error) string {
 // ternary in it does at run time.
 func (pc *pongoCheck) report(p story.Pos, where func() string, src, fails string, err error, hint string) {
 	if err != nil {
-		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s%s%s", where(), err.Error(), ternaryHint(src, err, fails), pc.viewsHint(err), hint)
+		pc.c.rep.AddAt(pc.c.errAt(p, src, err), pc.at, pongoSeverity(err), rulePongo, "%s: %s%s%s%s", where(), err.Error(), ternaryHint(src, err, fails), pc.viewsHint(err), hint)
 	}
 }
 
@@ -238,7 +245,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	where := whereOf()
 	c := pc.c
 	if sev := pongoSeverity(err); sev == diag.Error {
-		c.rep.Add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, err.Error())
+		c.rep.AddAt(c.errAt(p, src, err), pc.at, sev, rulePongo, "%s: %s", where, err.Error())
 		return
 	}
 	when := "whenever it is shown"
@@ -247,7 +254,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	}
 	fails := "this element fails to render " + when + ", and the turn with it"
 	hint := cmp.Or(ternaryHint(src, err, fails), "; upstream loads the story but "+fails) + viewNamespaceHint(err)
-	c.rep.Warnf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
+	c.rep.WarnAt(c.errAt(p, src, err), pc.at, ruleViewRender, "%s: %s%s", where, err.Error(), hint)
 }
 
 func (pc *pongoCheck) state(s *story.State) {

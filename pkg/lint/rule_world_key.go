@@ -18,6 +18,10 @@ type worldRead struct {
 	pos   story.Pos
 	where func() string
 	from  readFrom
+	// state is the path of the state whose scalar or template file holds
+	// the read ("" for none, and for a script's, which its message does
+	// not name)
+	state string
 	// kept is a scalar's first spelling of the read the import fold leaves
 	// as written (world["k"], world['k'], world?.k), "" when it has none;
 	// keptOff is the byte offset of its key in src
@@ -85,7 +89,7 @@ func checkWorldKeys(c *checker) {
 		case byName:
 			warnFoldNil(c, fw, r, nilIn)
 		default:
-			c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but nothing gives that key a value (it is not declared under world:, written by a set:, increment: or bind:, injected by the engine or set by a flow fixture): it reads as nil%s",
+			warnRead(c, r, readPos(c, r), "%s reads world.%s, but nothing gives that key a value (it is not declared under world:, written by a set:, increment: or bind:, injected by the engine or set by a flow fixture): it reads as nil%s",
 				r.where(), r.key, c.didYouMean(r.key, names))
 		}
 	}
@@ -101,7 +105,7 @@ func warnFoldNil(c *checker, fw *foldedWorld, r worldRead, sc *foldScope) {
 		return
 	}
 	folded := d.prefix + r.key
-	c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but only the child imported as %s declares %s, and the fold renames that key %s: here world.%s reads as nil; %sdeclare %s under world: here (or in an importer) and set it from the child with the import's exit set:",
+	warnRead(c, r, readPos(c, r), "%s reads world.%s, but only the child imported as %s declares %s, and the fold renames that key %s: here world.%s reads as nil; %sdeclare %s under world: here (or in an importer) and set it from the child with the import's exit set:",
 		r.where(), r.key, strings.TrimSuffix(d.prefix, "__"), r.key, folded, r.key, readInstead(sc, folded), r.key)
 }
 
@@ -117,14 +121,14 @@ func warnKeptNil(c *checker, r worldRead, sc *foldScope) {
 	}
 	switch r.from {
 	case fromFile:
-		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite files: %s, so here world.%s reads as nil; read world.%s in this file (the key in this import), or move the read inline (a view:, say: or set: value, which the fold rewrites)",
+		warnRead(c, r, r.pos, "%s reads world.%s, but the import fold does not rewrite files: %s, so here world.%s reads as nil; read world.%s in this file (the key in this import), or move the read inline (a view:, say: or set: value, which the fold rewrites)",
 			r.where(), r.key, in, r.key, folded)
 	case fromScript:
-		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite scripts: %s, so here it reads None; pass it in with the call's with: {world: {%s: \"{{ world.%s }}\"}}",
+		warnRead(c, r, r.pos, "%s reads world.%s, but the import fold does not rewrite scripts: %s, so here it reads None; pass it in with the call's with: {world: {%s: \"{{ world.%s }}\"}}",
 			r.where(), r.key, in, r.key, r.key)
 	default:
 		at, kept := keptPos(c, r)
-		c.rep.Warnf(at, ruleWorldKey, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so it reads as nil; write world.%s",
+		warnRead(c, r, at, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so it reads as nil; write world.%s",
 			r.where(), kept, r.key, in, r.key)
 	}
 }
@@ -171,14 +175,14 @@ func warnShadowed(c *checker, fw *foldedWorld, r worldRead, sc *foldScope) {
 	}
 	switch r.from {
 	case fromFile:
-		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite files: %s, so here world.%s reads %s, not the child's; read world.%s in this file (the child's key in this import)",
+		warnRead(c, r, r.pos, "%s reads world.%s, but the import fold does not rewrite files: %s, so here world.%s reads %s, not the child's; read world.%s in this file (the child's key in this import)",
 			r.where(), r.key, in, r.key, bare, folded)
 	case fromScript:
-		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite scripts: %s, so here it reads %s, not the child's; pass the child's in with the call's with: {world: {%s: \"{{ world.%s }}\"}}",
+		warnRead(c, r, r.pos, "%s reads world.%s, but the import fold does not rewrite scripts: %s, so here it reads %s, not the child's; pass the child's in with the call's with: {world: {%s: \"{{ world.%s }}\"}}",
 			r.where(), r.key, in, bare, r.key, r.key)
 	default:
 		at, kept := keptPos(c, r)
-		c.rep.Warnf(at, ruleWorldKey, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so %s reads %s, not the child's; write world.%s",
+		warnRead(c, r, at, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so %s reads %s, not the child's; write world.%s",
 			r.where(), kept, r.key, in, kept, bare, r.key)
 	}
 }
@@ -314,4 +318,20 @@ func (fw *foldedWorld) top() *story.Story {
 		}
 	}
 	return nil
+}
+
+// warnRead warns at p about the read r, its message starting with
+// r.where(): the finding carries the place of r's state when where starts
+// with it (diag.Diagnostic.Place); on the phases: expansion, the state of
+// a finding that names it later (a template file the state includes) is
+// kept in c.about for checkExpanded.
+func warnRead(c *checker, r worldRead, p story.Pos, format string, a ...any) {
+	if r.state == "" {
+		c.rep.Warnf(p, ruleWorldKey, format, a...)
+		return
+	}
+	c.rep.WarnAt(p, diag.StatePlace(r.state), ruleWorldKey, format, a...)
+	if last := len(c.rep.Diags) - 1; c.about != nil && c.rep.Diags[last].Place.IsZero() {
+		c.about[last] = r.state
+	}
 }

@@ -74,7 +74,7 @@ func (wk *worldKeyCheck) fileReads(f, src string, where func() string) bool {
 	name := wk.c.displayPath(f)
 	for _, k := range keys {
 		line, col := lineCol(src, keyOffset(src, k))
-		wk.reads = append(wk.reads, worldRead{key: k, pos: story.Pos{File: name, Line: line, Col: col}, from: fromFile, where: where})
+		wk.reads = append(wk.reads, worldRead{key: k, pos: story.Pos{File: name, Line: line, Col: col}, from: fromFile, where: where, state: wk.at})
 	}
 	return true
 }

@@ -20,6 +20,9 @@ type worldKeyCheck struct {
 	// template files whose reads are listed, each once
 	pc   *pongoCheck
 	seen map[string]bool
+	// at is the path of the state whose reads are being listed ("" for
+	// the story's own and an import's), each read's state
+	at string
 }
 
 // collect lists the reads of the story's own scalars and the template
@@ -43,6 +46,7 @@ func (wk *worldKeyCheck) collect() {
 		if !wk.keep(s) {
 			return
 		}
+		wk.at = s.Path
 		where := func() string {
 			return "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(in) + " arm " + strconv.Itoa(a)
 		}
@@ -53,6 +57,7 @@ func (wk *worldKeyCheck) collect() {
 	})
 	for _, s := range c.states() {
 		if wk.keep(s) {
+			wk.at = s.Path
 			wk.state(s)
 		}
 	}
@@ -60,8 +65,13 @@ func (wk *worldKeyCheck) collect() {
 		if site.Template || c.expanded && (site.State == nil || !wk.keep(site.State)) {
 			return
 		}
+		wk.at = ""
+		if site.State != nil {
+			wk.at = site.State.Path
+		}
 		wk.effect(e, site)
 	})
+	wk.at = ""
 	if c.expanded {
 		wk.files()
 		return
@@ -267,7 +277,7 @@ func (wk *worldKeyCheck) read(kind compileKind, src string, p story.Pos, where f
 		reads = tagReads(src, true)
 	}
 	for _, k := range keys {
-		r := worldRead{key: k, src: src, pos: p, where: where}
+		r := worldRead{key: k, src: src, pos: p, where: where, state: wk.at}
 		r.kept, r.keptOff = keptSpelling(src, reads, k)
 		wk.reads = append(wk.reads, r)
 	}

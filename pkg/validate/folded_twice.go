@@ -18,19 +18,19 @@ type placeKey struct {
 	format    string
 }
 
-// dropFoldedTwice drops from each story's findings those in the file of
-// another story of the run that the other story's own check reports too,
-// at the same place, by the same check: a child checked on its own and
-// inside its importer names the line twice, once as written and once as
-// the fold names it (pkg/lint's folded places), and the child's own
-// wording is kept. An error only the fold finds (a grouped meta_mode in a
-// child) stays. per is not changed: which stories are invalid is decided
-// on every finding.
+// dropFoldedTwice drops from each story's findings those in a file of
+// another story of the run (its manifest or a file it includes) that the
+// other story's own check reports too, at the same place, by the same
+// check: a child checked on its own and inside its importer names the
+// line twice, once as written and once as the fold names it (pkg/lint's
+// folded places), and the child's own wording is kept. An error only the
+// fold finds (a grouped meta_mode in a child) stays. per is not changed:
+// which stories are invalid is decided on every finding.
 func dropFoldedTwice(per []checked) []checked {
 	own := map[placeKey]bool{}
 	for _, c := range per {
 		for _, d := range c.diags {
-			if d.File == c.top {
+			if c.own[d.File] {
 				own[keyOf(d)] = true
 			}
 		}
@@ -38,7 +38,7 @@ func dropFoldedTwice(per []checked) []checked {
 	out := slices.Clone(per)
 	for i, c := range per {
 		out[i].diags = slices.DeleteFunc(slices.Clone(c.diags), func(d diag.Diagnostic) bool {
-			return d.File != c.top && own[keyOf(d)]
+			return !c.own[d.File] && own[keyOf(d)]
 		})
 	}
 	return out

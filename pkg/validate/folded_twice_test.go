@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,5 +43,33 @@ func TestRunChildCheckedTwiceReportsOnce(t *testing.T) {
 	res = Run([]string{parent}, Options{})
 	if len(res.Diagnostics) != 3 || !strings.HasPrefix(res.Diagnostics[2].Message, `state "kid.a" intent "kid__go2" effects[0]:`) || res.Diagnostics[2].File != kid {
 		t.Errorf("the importer alone: want the folded place at the child's line; got %v", res.Diagnostics)
+	}
+}
+
+// A child's error in a file it includes (include:), with the child and its
+// importers checked in one run, is reported once, in the child's own
+// names: the child's included files are its own as its story file is,
+// one level down or two (kid, mid/deep).
+func TestRunChildIncludeCheckedTwiceReportsOnce(t *testing.T) {
+	const importer = "app: {id: p}\nintents: {go: {}}\nimports:\n  %[1]s: {source: ./%[1]s, exits: {done: {to: %[2]s}}}\n%[3]sroot: s\nstates:\n  s:\n    on:\n      go: [{target: %[1]s}]\n"
+	for _, kid := range []string{"kid", "mid/deep"} {
+		dir := t.TempDir()
+		storytest.WriteFile(t, filepath.Join(dir, "app.yaml"), fmt.Sprintf(importer, strings.Split(kid, "/")[0], "s", ""))
+		if mid, deep, ok := strings.Cut(kid, "/"); ok {
+			storytest.WriteFile(t, filepath.Join(dir, mid, "app.yaml"), fmt.Sprintf(importer, deep, `"@exit:done"`, "exits: {done: {}}\n"))
+		}
+		storytest.WriteFile(t, filepath.Join(dir, kid, "app.yaml"), "app: {id: k}\nintents: {go2: {}}\nexits: {done: {}}\ninclude: [more.yaml]\nroot: a\nstates:\n  a:\n    on:\n      go2: [{target: b}]\n")
+		storytest.WriteFile(t, filepath.Join(dir, kid, "more.yaml"), "states:\n  b:\n    on:\n      go2: [{target: \"@exit:done\", effects: [{background: true}]}]\n")
+		files, err := Expand([]string{dir + "/..."}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Run(files, Options{Jobs: 2})
+		if len(res.Diagnostics) != 1 || !strings.HasPrefix(res.Diagnostics[0].Message, `state "b" intent "go2" effects[0]:`) {
+			t.Errorf("%s: want the child's one error, in its own names; got %v", kid, res.Diagnostics)
+		}
+		if len(res.Invalid) != len(files) {
+			t.Errorf("%s: invalid = %v, want all of %v", kid, res.Invalid, files)
+		}
 	}
 }

@@ -110,7 +110,7 @@ func Run(files []string, opts Options) Result {
 // checked is what Run keeps of one file's check: the bytes of the files
 // with an ignore marker only (nil for the others).
 type checked struct {
-	top     string // the story's own manifest ("" when none was parsed)
+	own     map[string]bool // the story's own files: its manifest and those it includes
 	model   *story.Story
 	diags   []diag.Diagnostic
 	flows   []diag.Diagnostic // fixture findings, kept apart from the ignore pass
@@ -128,7 +128,10 @@ func checkFile(f string, opts Options, stdin bool) checked {
 	}
 	var c checked
 	if st != nil {
-		c.top = st.File
+		c.own = make(map[string]bool, len(st.Manifests))
+		for _, m := range st.Manifests {
+			c.own[m] = true
+		}
 	}
 	if opts.KeepStories {
 		c.model = st
