@@ -69,8 +69,7 @@ func Describe(n *yaml.Node) string {
 }
 
 // scalarValue is a scalar's value as YAML 1.1 reads it: nil, bool, int,
-// int64 (-0, which jsonvalue.YAMLInts keeps signed), uint64 (a whole number
-// from 2^63 to 2^64), float64 or string.
+// uint64 (a whole number from 2^63 to 2^64), float64 or string.
 func scalarValue(n *yaml.Node) any {
 	switch n.Tag {
 	case "!!null":
@@ -80,9 +79,6 @@ func scalarValue(n *yaml.Node) any {
 		return b
 	case "!!int":
 		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
-			if v == 0 && strings.HasPrefix(n.Value, "-") {
-				return int64(0) // -0: upstream's decoder holds a signed integer (conformance fixture-minus-zero)
-			}
 			return int(v)
 		}
 		if v, err := strconv.ParseUint(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
