@@ -259,8 +259,11 @@ func answered(ep *agent.Episode, out *engine.Replayed) error {
 	// an episode recording no data (none, null, an empty response:)
 	// answers none: no data in harness.returned, a nil last_job_result, as
 	// upstream's replay (conformance cassette-response-no-data)
+	// its whole numbers in the shape upstream's YAML decoder gives them, a
+	// uint64 when not negative: a when: counts a 0 true (conformance
+	// cassette-data-whole-numbers)
 	if ep.Response.Data != nil {
-		out.Data, _ = jsonvalue.Normalize(ep.Response.Data).(map[string]any)
+		out.Data, _ = jsonvalue.YAMLInts(jsonvalue.Normalize(ep.Response.Data)).(map[string]any)
 	}
 	return nil
 }

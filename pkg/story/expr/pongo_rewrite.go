@@ -7,7 +7,7 @@ import (
 )
 
 // prepPongo is the source pongo2 parses: kitsoki's tags where pongo2 reads
-// block tags, and ` ?? ` rewritten everywhere, as upstream does.
+// block tags, and `??` rewritten everywhere, as upstream does.
 func prepPongo(src string) string {
 	return outsideText(rewritePongo(src), func(s string) string {
 		return rewriteFilters(rewriteIncludes(rewriteIncludeOnly(rewriteMacros(s))))
@@ -85,10 +85,13 @@ func rewriteIncludeOnly(src string) string {
 	return includeOnly.Get().ReplaceAllString(src, "${1} "+budgetKey+"="+budgetKey+"${2}")
 }
 
-// rewritePongo rewrites ` ?? ` into `|default:` inside tags, outside
-// string literals: `{{ world.x ?? "none" }}` is `{{ world.x|default:"none" }}`.
+// rewritePongo rewrites `??` into `|default:` inside tags, outside string
+// literals, with the spaces and tabs on either side of it:
+// `{{ world.x ?? "none" }}` and `{{world.x??"none"}}` are both
+// `{{ world.x|default:"none" }}`-like (upstream's rewrite, probed: it needs
+// no spaces around `??`, and takes in neither newlines nor carriage returns).
 func rewritePongo(src string) string {
-	if !strings.Contains(src, " ?? ") {
+	if !strings.Contains(src, coalesceOp) {
 		return src
 	}
 	var b strings.Builder
@@ -112,6 +115,9 @@ func rewritePongo(src string) string {
 	return b.String()
 }
 
+// coalesceOp is the operator rewritePongo turns into a default filter.
+const coalesceOp = "??"
+
 // nextTag returns the offset of the next "{{" or "{%" from i and its closer.
 // It looks at each "{" once: searching for both openers from i each time
 // reads a template of many prints and no "{%" to its end at every print.
@@ -131,17 +137,22 @@ func nextTag(s string, i int) (int, string) {
 	}
 }
 
+// rewriteTagBody rewrites each `??` of a tag's body that is outside its
+// string literals, the blanks (spaces, tabs) around it taken in.
 func rewriteTagBody(body string) string {
 	var b strings.Builder
 	i := 0
 	for {
-		k := outsideLiterals(body, i, " ?? ")
+		k := outsideLiterals(body, i, coalesceOp)
 		if k < 0 {
 			break
 		}
-		b.WriteString(body[i:k])
+		b.WriteString(strings.TrimRight(body[i:k], " \t"))
 		b.WriteString("|default:")
-		i = k + len(" ?? ")
+		i = k + len(coalesceOp)
+		for i < len(body) && (body[i] == ' ' || body[i] == '\t') {
+			i++
+		}
 	}
 	if i == 0 {
 		return body
@@ -184,18 +195,18 @@ func unshiftIncludeCol(src string, line, col int) int {
 	return col - shift
 }
 
-// CoalesceRewritten is src with ` ?? ` rewritten as upstream does before
+// CoalesceRewritten is src with `??` rewritten as upstream does before
 // pongo2 parses it (the text upstream's render errors quote).
 func CoalesceRewritten(src string) string { return rewritePongo(src) }
 
-// CoalesceInTag is the 1-based line and byte column of the first ` ?? `
+// CoalesceInTag is the 1-based line and byte column of the first `??`
 // that prepPongo rewrites in src (inside a {{ }} or {% %} tag, outside its
 // string literals; not in a {# #} comment or {% verbatim %} text), or 0, 0.
 // Upstream rewrites only the template text a story holds inline: in a file
 // (a template_file, layout, include or import) pongo2 parses it as written
 // and fails there.
 func CoalesceInTag(src string) (line, col int) {
-	if !strings.Contains(src, " ?? ") {
+	if !strings.Contains(src, coalesceOp) {
 		return 0, 0
 	}
 	for i := 0; ; {
@@ -203,8 +214,8 @@ func CoalesceInTag(src string) (line, col int) {
 		if at < 0 {
 			return 0, 0
 		}
-		if k := outsideLiterals(src[at+2:at+n], 0, " ?? "); k >= 0 {
-			at += 2 + k + 1 // the first '?'
+		if k := outsideLiterals(src[at+2:at+n], 0, coalesceOp); k >= 0 {
+			at += 2 + k // the first '?'
 			return 1 + strings.Count(src[:at], "\n"), at - strings.LastIndexByte(src[:at], '\n')
 		}
 		i = at + n
