@@ -290,6 +290,8 @@ func nonZeroDefault(st *story.Story, key string) bool {
 		return d
 	case int:
 		return d != 0
+	case int64:
+		return d != 0
 	case float64:
 		return d != 0
 	case []any:
