@@ -9,12 +9,12 @@ import (
 	"kitsoki/internal/human"
 )
 
-// HandlerPanic is a handler's panic turned into its call's failure: the
+// handlerPanic is a handler's panic turned into its call's failure: the
 // run goes on as for any failing handler (on_error, a failed job), and the
-// run reports it ([Result.Bugs], [Session.Bugs]) so that its exit status
+// run reports it (Result.Bugs, Session.Bugs) so that its exit status
 // says a failure happened. Error is one line without the stack; Stack is
 // written to the trace (harness.returned or scheduler.completed "stack").
-type HandlerPanic struct {
+type handlerPanic struct {
 	Handler string
 	Value   any
 	Stack   []byte
@@ -23,7 +23,7 @@ type HandlerPanic struct {
 // maxPanicValue bounds the panic value in the message.
 const maxPanicValue = 200
 
-func (p *HandlerPanic) Error() string {
+func (p *handlerPanic) Error() string {
 	return fmt.Sprintf("%s: the handler panicked: %s (a kitsoki bug: please report it, with the trace)",
 		p.Handler, human.Clip(fmt.Sprint(p.Value), maxPanicValue))
 }
@@ -35,14 +35,14 @@ type bugLog struct {
 	msgs []string
 }
 
-// recovered turns a panic under way into *err (a *HandlerPanic naming
+// recovered turns a panic under way into *err (a *handlerPanic naming
 // handler) and logs it; call it deferred.
 func (b *bugLog) recovered(handler string, err *error) {
 	p := recover()
 	if p == nil {
 		return
 	}
-	hp := &HandlerPanic{Handler: handler, Value: p, Stack: debug.Stack()}
+	hp := &handlerPanic{Handler: handler, Value: p, Stack: debug.Stack()}
 	b.mu.Lock()
 	b.msgs = append(b.msgs, hp.Error())
 	b.mu.Unlock()
@@ -59,7 +59,7 @@ func (b *bugLog) list() []string {
 // panicStack adds err's stack to an event payload when err is a handler's
 // panic.
 func panicStack(payload map[string]any, err error) map[string]any {
-	if hp, ok := err.(*HandlerPanic); ok {
+	if hp, ok := err.(*handlerPanic); ok {
 		payload["stack"] = string(hp.Stack)
 	}
 	return payload
@@ -83,5 +83,5 @@ func guarded(bugs *bugLog, handler string, call func(context.Context) (hostAnswe
 }
 
 // Bugs are the handler panics of the session so far, one message each
-// (see [HandlerPanic]).
+// (see handlerPanic).
 func (s *Session) Bugs() []string { return s.r.bugs.list() }

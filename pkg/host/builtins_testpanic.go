@@ -4,14 +4,14 @@ package host
 
 import "context"
 
-// HandlerTestPanic panics with its with: value: a handler bug, for the
+// handlerTestPanic panics with its with: value: a handler bug, for the
 // tests that check a panicking handler never takes a run down. Only a
 // binary built with -tags kitsoki_testpanic has it.
-const HandlerTestPanic = "host.test.panic"
+const handlerTestPanic = "host.test.panic"
 
 // registerTestHandlers registers the test-only handlers of this build.
 func registerTestHandlers(b func(string, Handler, string)) {
-	b(HandlerTestPanic, HandlerFunc(func(_ context.Context, c *Call) (Result, error) {
+	b(handlerTestPanic, HandlerFunc(func(_ context.Context, c *Call) (Result, error) {
 		panic(c.Args["value"])
 	}), "panics with its value (test builds only)")
 }
