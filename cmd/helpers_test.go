@@ -53,6 +53,7 @@ func TestMain(m *testing.M) {
 	removeConfig := storytest.EmptyConfigDir()
 	code := m.Run()
 	programs.Remove()
+	panicPrograms.Remove()
 	removeConfig()
 	os.Exit(code)
 }

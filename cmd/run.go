@@ -363,6 +363,9 @@ func runContext(ctx context.Context, timeout time.Duration) (context.Context, fu
 // object) and returns its exit status.
 func finishRun(stdout, stderr io.Writer, res *engine.Result, f *runFlags, tracePath, session string, stopped *interruption) error {
 	status, msg := runStatus(res, f.timeout, stopped)
+	if status == exitOK && len(res.Bugs) > 0 {
+		status, msg = exitFinding, fmt.Sprintf("the run ended, but %d handler call(s) panicked, a kitsoki bug: %s", len(res.Bugs), res.Bugs[0])
+	}
 	if stopped != nil && status == stopped.code() && f.saveFixture != "" {
 		msg += "; no fixture saved"
 	}

@@ -57,11 +57,16 @@ func (s *runSave) finish(ctx context.Context, out io.Writer, ld *compose.Loaded,
 	if s == nil || res.Outcome == engine.OutcomeFailed && interruptedBy(ctx) != nil {
 		return nil // finishRun says the interrupted run saved nothing
 	}
-	saved, err := flowtest.SaveFixture(context.WithoutCancel(ctx), flowtest.SaveRun{
+	// under ctx: a Ctrl-C during the save stops it, and the save removes
+	// its scratch cassette on the way out
+	saved, err := flowtest.SaveFixture(ctx, flowtest.SaveRun{
 		Story: ld.Path, World: s.world, Inputs: f.inputs, Result: res, Recorder: s.rec,
 	}, flowtest.SaveOptions{File: f.saveFixture, Force: f.force, Root: ld.Story.ProjectRoot,
 		Runner: flowtest.Options{Root: f.root, Profile: f.profile, Strict: f.strict, Generator: "kitsoki " + version}})
 	if err != nil {
+		if i := interruptedBy(ctx); i != nil {
+			return interruptedError(i, "run --save-fixture", "the run ended, but the save was cut short; no fixture saved")
+		}
 		return findingf("%v", err)
 	}
 	answers := fmt.Sprintf("%d host_handlers stub(s)", saved.Stubs)

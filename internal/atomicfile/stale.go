@@ -26,16 +26,28 @@ const sweepBatch = 1024
 // base that a dead writer left. Failures are ignored: a leftover is
 // litter, never a reason to fail the write that just succeeded.
 func sweepStale(fsys fsys, dir, base string) {
+	prefix := "." + base + ".tmp-"
+	sweepDead(fsys, dir, func(name string) bool { return strings.HasPrefix(name, prefix) })
+}
+
+// SweepDead removes from dir the regular files whose names match accepts
+// and whose lock ([filelock.Try]) no live process holds: the scratch files
+// of writers that died before removing them (a second Ctrl-C, SIGKILL). A
+// writer marks its scratch file live by holding that lock on it from
+// creation to removal. Failures are ignored, as sweepStale's.
+func SweepDead(dir string, match func(name string) bool) { sweepDead(osFS{}, dir, match) }
+
+// sweepDead is SweepDead through fsys.
+func sweepDead(fsys fsys, dir string, match func(name string) bool) {
 	d, err := fsys.OpenFile(dir, os.O_RDONLY, 0)
 	if err != nil {
 		return
 	}
 	defer d.Close()
-	prefix := "." + base + ".tmp-"
 	for {
 		ents, err := d.ReadDir(sweepBatch)
 		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), prefix) && e.Type().IsRegular() {
+			if match(e.Name()) && e.Type().IsRegular() {
 				removeIfDead(fsys, filepath.Join(dir, e.Name()))
 			}
 		}

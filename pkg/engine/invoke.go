@@ -37,7 +37,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	)
 	err = hookErr
 	if err == nil {
-		hr, callID, err = r.dispatch(ctx, e, args, rc, promptErr)
+		hr, callID, err = r.dispatchGuarded(ctx, e, args, rc, promptErr)
 	}
 	dur := time.Since(start)
 	sum := CallSummary{Handler: e.Invoke, ID: e.ID, CallID: callID, Agent: r.usedAgent(e, callID), State: r.cur.Path, Turn: r.turn,
@@ -180,7 +180,7 @@ func (r *runner) callFailed(ctx context.Context, e *Effect, sum CallSummary, dur
 	if err := r.setError(msg, hostErr); err != nil {
 		return nil, err
 	}
-	if err := r.emit(KindHarnessReturned, map[string]any{"error": msg, "namespace": e.Invoke}); err != nil {
+	if err := r.emit(KindHarnessReturned, panicStack(map[string]any{"error": msg, "namespace": e.Invoke}, err)); err != nil {
 		return nil, err
 	}
 	return r.failed(e, msg)

@@ -222,7 +222,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	r.inbox.post(InboxItem{Title: "Job submitted: " + e.Invoke, Severity: "info", JobID: id, State: j.info.State})
 	r.note(Note{Kind: "job", State: j.info.State, Text: "background " + callText(e, e.Agent) + " submitted as job " + id})
 
-	call := r.prepareJob(e, args, rc, promptErr)
+	call := guarded(e.Invoke, r.prepareJob(e, args, rc, promptErr))
 	if j.info.Unstored {
 		call = noClarification(call)
 	}
@@ -434,6 +434,7 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 		return nil, nil
 	}
 	j.applied = true
+	r.bugs.note(j.err)
 	status, errMsg := endStatus(j)
 	data := j.ans.data // nil: no last_job_result (conformance host-job-no-data)
 	if j.answer != nil && !j.dropAnswer {

@@ -37,7 +37,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if errMsg != "" {
 		done["error"] = errMsg
 	}
-	if e := r.emitAt("", KindJobCompleted, done); e != nil {
+	if e := r.emitAt("", KindJobCompleted, panicStack(done, j.err)); e != nil {
 		return t, e
 	}
 	if err != nil || r.listenerGone || r.turnExited {

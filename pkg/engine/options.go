@@ -78,6 +78,9 @@ type Result struct {
 	// Jobs are the run's background jobs, Inbox its notifications.
 	Jobs  []JobInfo
 	Inbox []InboxItem
+	// Bugs are the run's handler panics, one message each: the run went
+	// on, but its exit status must say a failure happened.
+	Bugs []string
 }
 
 // Finished reports whether the run reached an exit or terminal state.

@@ -46,6 +46,7 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	}
 	res.Jobs = r.jobs.list()
 	res.Inbox = r.inbox.list()
+	res.Bugs = r.runBugs()
 	return res
 }
 

@@ -30,7 +30,9 @@ type runner struct {
 	// (conformance oncomplete-exit-hop-notice).
 	turnExited bool
 	calls      []CallSummary
-	agentN     map[string]int // per turn+state agent call counter
+	// bugs are the run's handler panics (handlerpanic.go)
+	bugs   *bugLog
+	agentN map[string]int // per turn+state agent call counter
 	// agentUsed maps a call id to the alias that served it (agent_alias.go).
 	agentUsed map[string]string
 	// turnState is the state at the start of the turn, its events'
@@ -76,6 +78,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 	r.jobs = &jobStore{byID: map[string]*job{}, notify: make(chan struct{}), now: r.clock.Now}
 	_, r.jobs.virtual = r.clock.(*VirtualClock)
 	r.inbox = &inboxStore{}
+	r.bugs = &bugLog{}
 	if o.World != nil {
 		r.world = o.World
 	} else {

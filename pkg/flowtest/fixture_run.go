@@ -43,6 +43,10 @@ type fixtureRun struct {
 	retained  int    // bytes of events and views the turns keep (retained.go)
 	wd        string // where real handlers write (workDir)
 	sharedWD  string // the run's shared working directory, "" for none
+	// bugSess and bugSeen: the session handlerPanics last looked at and
+	// how many of its panics it reported
+	bugSess *engine.Session
+	bugSeen int
 	// rigState is the state upstream's legacy rig last recorded: the
 	// initial_state as written, then each turn's NewState; an
 	// expect_error turn reports it (conformance legacy-error-state-written)
@@ -188,6 +192,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		}
 	}()
 	if fr.play(func(t *Turn) (*TurnResult, bool) { return fr.turn(ctx, t) }, fr.r.opts.observe) {
+		fr.handlerPanics(nil, nil)
 		fr.finish(fr.sess)
 	}
 }
@@ -204,6 +209,7 @@ func (fr *fixtureRun) play(turn func(*Turn) (*TurnResult, bool), obs func(turn i
 		if fr.res.Fatal != nil || fr.res.Flow.Skipped {
 			return false
 		}
+		fr.handlerPanics(t, tr)
 		if obs != nil {
 			obs(t.Index, fr.sess.State(), fr.sess.World(), fr.sess.Jobs())
 		}

@@ -1,7 +1,6 @@
 package flowtest
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -115,13 +114,11 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 		// a scratch copy until the fixture passes, so a refused save
 		// leaves an existing cassette as it was
 		scratch, err := writeScratch(filepath.Dir(file), cassette)
-		if scratch != "" {
-			defer os.Remove(scratch)
-		}
 		if err != nil {
 			return nil, fmt.Errorf("--save-fixture: %v", err)
 		}
-		d.sf.HostCassette = filepath.Base(scratch)
+		defer scratch.remove()
+		d.sf.HostCassette = filepath.Base(scratch.Name())
 	}
 	if err := d.settle(ctx); err != nil {
 		return nil, err
@@ -189,16 +186,6 @@ func (d *draft) compose(ld *compose.Loaded, terminal bool, o SaveOptions) (*Save
 	}
 	saved.Episodes = len(d.facts.calls)
 	return saved, cassette, nil
-}
-
-// writeScratch writes a cassette to a new scratch file in dir ("" when none was created).
-func writeScratch(dir string, cassette []byte) (string, error) {
-	scratch, err := os.CreateTemp(dir, ".save-fixture-*.cassette.yaml")
-	if err != nil {
-		return "", err
-	}
-	_, err = scratch.Write(cassette)
-	return scratch.Name(), cmp.Or(err, scratch.Close())
 }
 
 // settle runs the draft twice to fill in the expectations, then once
