@@ -11,6 +11,35 @@ import (
 	"time"
 )
 
+// blocked is an mcp serve --http whose upstream answers only once
+// release runs, with one session initialized.
+type blocked struct {
+	s       *Server
+	up      *blockingUpstream
+	ts      *httptest.Server
+	session string
+	release func()
+}
+
+// startBlocked starts a blocked server with opts (StoryPath set here).
+func startBlocked(t *testing.T, opts Options) *blocked {
+	t.Helper()
+	h := &blocked{up: &blockingUpstream{release: make(chan struct{})}}
+	_, opts.StoryPath = writeStory(t, storyYAML(h.up.serve(t)))
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	var once sync.Once
+	h.release = func() { once.Do(func() { close(h.up.release) }) }
+	h.s, h.ts = s, httptest.NewServer(s.HTTPHandler(""))
+	t.Cleanup(h.ts.Close)
+	_, h.session, _ = post(t, h.ts.URL, "", initBody)
+	post(t, h.ts.URL, h.session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return h
+}
+
 // callAndWalkAway posts a tools/call in session id and drops the
 // connection once the server has the request (the answer is never read):
 // over HTTP that is no cancellation, so the call runs or waits on.
@@ -44,20 +73,9 @@ func callAndWalkAway(t *testing.T, url, id string, n int, arrived func() bool) {
 // --max-calls (each used to wait, a goroutine and its arguments, without
 // end: 256 calls posted and dropped in a minute were all still waiting).
 func TestAbandonedCallsWaitBounded(t *testing.T) {
-	up := &blockingUpstream{release: make(chan struct{})}
-	_, dir := writeStory(t, storyYAML(up.serve(t)))
-	s, err := New(Options{StoryPath: dir, MaxCalls: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	var once sync.Once
-	release := func() { once.Do(func() { close(up.release) }) }
-	defer release()
-	ts := httptest.NewServer(s.HTTPHandler(""))
-	defer ts.Close()
-	_, id, _ := post(t, ts.URL, "", initBody)
-	post(t, ts.URL, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	h := startBlocked(t, Options{MaxCalls: 1})
+	defer h.release()
+	s, up, ts, id := h.s, h.up, h.ts, h.session
 	callAndWalkAway(t, ts.URL, id, 10, func() bool { return up.inflight.Load() == 1 })
 	for i := range waitingPerSlot {
 		callAndWalkAway(t, ts.URL, id, 11+i, func() bool { return s.waiting.Load() == int64(i+1) })
@@ -77,7 +95,7 @@ func TestAbandonedCallsWaitBounded(t *testing.T) {
 	case a := <-answered:
 		code, body = a.code, a.body
 	case <-time.After(time.Minute): // a bound on the wait, not a timing assumption
-		release()
+		h.release()
 		t.Fatalf("a call past %d waiting was queued too", waitingPerSlot)
 	}
 	if code != http.StatusOK || !strings.Contains(body, "calls are waiting for a call slot already") || !strings.Contains(body, "--max-calls") {
@@ -94,21 +112,10 @@ func TestAbandonedCallsWaitBounded(t *testing.T) {
 // under the lock every request takes: the next initialize hung, and
 // every request after it).
 func TestIdleSessionWithCallsInFlightEnds(t *testing.T) {
-	up := &blockingUpstream{release: make(chan struct{})}
-	_, dir := writeStory(t, storyYAML(up.serve(t)))
 	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
-	s, err := New(Options{StoryPath: dir, MaxSessions: 2, SessionIdle: time.Hour, Now: clock.now, MaxCalls: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	var once sync.Once
-	release := func() { once.Do(func() { close(up.release) }) }
-	defer release()
-	ts := httptest.NewServer(s.HTTPHandler(""))
-	defer ts.Close()
-	_, walked, _ := post(t, ts.URL, "", initBody)
-	post(t, ts.URL, walked, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	h := startBlocked(t, Options{MaxSessions: 2, SessionIdle: time.Hour, Now: clock.now, MaxCalls: 1})
+	defer h.release()
+	s, up, ts, walked, release := h.s, h.up, h.ts, h.session, h.release
 	callAndWalkAway(t, ts.URL, walked, 10, func() bool { return up.inflight.Load() == 1 })
 	callAndWalkAway(t, ts.URL, walked, 11, func() bool { return s.waiting.Load() == 1 })
 	_, other, _ := post(t, ts.URL, "", initBody)
