@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // defaultMaxOpenBytes is what the open buffers may hold together when
 // Options.MaxOpenBytes is 0: two buffers at the story YAML cap (each held
-// twice: as typed, and as the bytes the checks read).
+// once: the checks read the text's own bytes, textBytes).
 const defaultMaxOpenBytes = 2 * maxFile
 
 // maxEditWork bounds what one didChange's ranged edits may copy: each edit
@@ -29,7 +30,7 @@ func (s *Server) maxOpen() int64 { return cmp.Or(max(s.opts.MaxOpenBytes, 0), de
 // so an editor opening every file of a repository cannot exhaust memory.
 func (s *Server) hold(d *document, text string) bool {
 	s.held -= int64(len(d.text))
-	d.text, d.over, d.raw = "", false, nil
+	d.text, d.over = "", false
 	d.gen++
 	size := min(int64(len(text)), maxFile+1)
 	if s.held+size > s.maxOpen() {
@@ -52,7 +53,7 @@ func (s *Server) hold(d *document, text string) bool {
 func (s *Server) drop(d *document, edits int) {
 	s.held -= int64(len(d.text))
 	size := len(d.text)
-	d.text, d.over, d.raw, d.unheld = "", false, nil, true
+	d.text, d.over, d.unheld = "", false, true
 	d.gen++
 	d.why = fmt.Sprintf("one change sent %d or more ranged edits of a %d KiB buffer, over the %d MiB of copying kitsoki lsp does for one change", edits, size>>10, s.editWorkCap>>20)
 }
@@ -93,3 +94,9 @@ func (s *Server) unheldWhy(path string) (why string, unheld bool) {
 	}
 	return "", false
 }
+
+// textBytes is text as the bytes a check reads (the loader's overlay),
+// sharing text's memory: a copy per buffer held every open text twice, 256
+// MiB under a 128 MiB cap. The loader only reads overlay bytes, never
+// writes them (TestOverlaySharesTheText).
+func textBytes(text string) []byte { return unsafe.Slice(unsafe.StringData(text), len(text)) }

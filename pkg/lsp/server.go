@@ -101,9 +101,6 @@ type document struct {
 	// why says why a buffer is unheld when it is not for lack of room
 	// (one change's ranged edits copied too much: didChange).
 	why string
-	// raw is text as the bytes a check reads (overlay), made once per text
-	// rather than once per check.
-	raw []byte
 	// gen counts the texts the document held (hold, drop): a tree parsed
 	// from an older one is not used (parsedBuffer).
 	gen uint64
@@ -455,10 +452,7 @@ func (s *Server) snapshot() buffers {
 		if d.unheld {
 			continue
 		}
-		if d.raw == nil {
-			d.raw = []byte(d.text)
-		}
-		b.raw[p], b.text[p] = d.raw, d.text
+		b.raw[p], b.text[p] = textBytes(d.text), d.text
 	}
 	return b
 }

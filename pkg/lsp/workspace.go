@@ -18,6 +18,12 @@ import (
 // is checked again when navigated (storyFor).
 const maxModels = 16
 
+// maxModelBytes bounds the story YAML the kept models were loaded from,
+// together, past the model checked last (always kept): a model takes some
+// 10 to 20 times its story's bytes, so 16 models of 1 MB stories held
+// 190 MiB, more than the open buffers may.
+const maxModelBytes = 4 << 20
+
 // workspace remembers the stories checked so far: which files each one is
 // made of (manifest, include files, imported children) and, for the
 // maxModels checked last, its last model, so a change to any file
@@ -36,6 +42,7 @@ type entry struct {
 	st       *story.Story
 	files    []string // absolute paths of every YAML file of the story tree
 	used     uint64   // workspace.tick when st was last set
+	size     int64    // bytes of the files st was loaded from (maxModelBytes)
 }
 
 func newWorkspace() *workspace {
@@ -117,11 +124,12 @@ func (w *workspace) check(manifest, root string, overlay map[string][]byte) (*en
 	e := &entry{manifest: manifest, st: st, files: []string{manifest}}
 	if st != nil {
 		e.files = storyFiles(st)
+		e.size = filesSize(e.files, overlay)
 	}
 	w.mu.Lock()
 	if prev := w.stories[manifest]; st == nil && prev != nil && prev.st != nil {
 		// a buffer that does not parse yet: navigate with the last model
-		e.st, e.files = prev.st, prev.files
+		e.st, e.files, e.size = prev.st, prev.files, prev.size
 	}
 	w.tick++
 	e.used = w.tick
@@ -131,7 +139,22 @@ func (w *workspace) check(manifest, root string, overlay map[string][]byte) (*en
 	return e, res.Diagnostics
 }
 
-// dropModels keeps the maxModels models set last and drops the others'
+// filesSize is the bytes of files as a check read them: the buffer when
+// overlay holds one, else the file on disk.
+func filesSize(files []string, overlay map[string][]byte) int64 {
+	var n int64
+	for _, f := range files {
+		if b, ok := overlay[f]; ok {
+			n += int64(len(b))
+		} else if fi, err := os.Stat(f); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+// dropModels keeps the models set last, at most maxModels of them and
+// maxModelBytes of their stories past the last one, and drops the others'
 // (w.mu held).
 func (w *workspace) dropModels() {
 	var held []*entry
@@ -140,13 +163,16 @@ func (w *workspace) dropModels() {
 			held = append(held, e)
 		}
 	}
-	if len(held) <= maxModels {
-		return
-	}
 	slices.SortFunc(held, func(a, b *entry) int { return cmp.Compare(b.used, a.used) })
-	for i, e := range held[maxModels:] {
+	var size int64 // of the models kept past the first
+	for i, e := range held {
+		if i == 0 {
+			continue
+		}
+		if size += e.size; i < maxModels && size <= maxModelBytes {
+			continue
+		}
 		// a fresh entry, so a caller holding the old one keeps its model
-		held[maxModels+i] = nil
 		w.stories[e.manifest] = &entry{manifest: e.manifest, files: e.files, used: e.used}
 	}
 }

@@ -11,16 +11,26 @@ import (
 // content into firing calls without end; the rest wait for a slot.
 const DefaultMaxCalls = 8
 
+// waitingPerSlot bounds the calls waiting for a slot: at most this many
+// per call slot wait; one more is refused at once. Over HTTP a client may
+// post calls and walk away (a disconnect is no cancellation), and each
+// waited on, a goroutine and its arguments, without end.
+const waitingPerSlot = 32
+
 // takeSlot waits for one of the server's call slots, or for ctx to end
 // (the client cancelled the call, or the session closed), and returns
-// the function that gives the slot back.
+// the function that gives the slot back; past waitingPerSlot calls
+// waiting per slot it refuses at once.
 func (s *Server) takeSlot(ctx context.Context) (release func(), err error) {
 	select {
 	case s.slots <- struct{}{}:
 		return func() { <-s.slots }, nil
 	default:
 	}
-	s.waiting.Add(1)
+	if most := int64(waitingPerSlot * cap(s.slots)); s.waiting.Add(1) > most {
+		s.waiting.Add(-1)
+		return nil, fmt.Errorf("%d calls are waiting for a call slot already, the most kitsoki mcp serve queues (at most %d calls run at once: --max-calls); wait for the answers, or cancel calls that are no longer wanted", most, cap(s.slots))
+	}
 	defer s.waiting.Add(-1)
 	select {
 	case s.slots <- struct{}{}:

@@ -32,6 +32,7 @@ type sessions struct {
 
 	mu       sync.Mutex
 	seen     map[string]*sessionUse // by session id
+	closing  map[string]bool        // sessions expire ended, still closing
 	starting int                    // new-session requests under way
 }
 
@@ -46,7 +47,7 @@ func newSessions(s *Server) *sessions {
 		now = time.Now
 	}
 	return &sessions{s: s, max: cmp.Or(max(s.opts.MaxSessions, 0), DefaultMaxSessions),
-		idle: cmp.Or(max(s.opts.SessionIdle, 0), DefaultSessionIdle), now: now, seen: map[string]*sessionUse{}}
+		idle: cmp.Or(max(s.opts.SessionIdle, 0), DefaultSessionIdle), now: now, seen: map[string]*sessionUse{}, closing: map[string]bool{}}
 }
 
 // wrap admits a request to next: a request naming no session (it opens
@@ -114,7 +115,7 @@ func (ss *sessions) use(id string, delta int) {
 func (ss *sessions) sync() int {
 	live := map[string]bool{}
 	for c := range ss.s.mcp.Sessions() {
-		if id := c.ID(); id != "" {
+		if id := c.ID(); id != "" && !ss.closing[id] {
 			live[id] = true
 			if ss.seen[id] == nil {
 				ss.seen[id] = &sessionUse{last: ss.now()}
@@ -130,14 +131,24 @@ func (ss *sessions) sync() int {
 }
 
 // expire ends the sessions with no request under way for idle and returns
-// how many stay open (ss.mu held).
+// how many stay open (ss.mu held). A session's Close waits for its tool
+// calls, which a client that walked away leaves running or waiting for a
+// slot: it runs on its own goroutine, and the session is no longer counted
+// (closing). Closed under ss.mu, one such session held every request of
+// every session until its calls ended.
 func (ss *sessions) expire() int {
 	now := ss.now()
 	for c := range ss.s.mcp.Sessions() {
 		u := ss.seen[c.ID()]
 		if u != nil && u.active == 0 && now.Sub(u.last) >= ss.idle {
-			_ = c.Close()
 			delete(ss.seen, c.ID())
+			ss.closing[c.ID()] = true
+			go func() {
+				_ = c.Close()
+				ss.mu.Lock()
+				delete(ss.closing, c.ID())
+				ss.mu.Unlock()
+			}()
 		}
 	}
 	return ss.sync()

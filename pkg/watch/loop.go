@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -30,18 +31,36 @@ type Options struct {
 	Run func(ctx context.Context, changed []string)
 	// Error is told of a source's errors (nil: ignored); the loop goes on.
 	Error func(err error)
+	// MaxBatch is how many paths a batch gathers before it runs without
+	// waiting for quiet (0: [DefaultMaxBatch]).
+	MaxBatch int
 }
 
+// DefaultMaxBatch bounds the paths one batch gathers: a tool writing new
+// files below a watched root faster than Quiet would otherwise grow the
+// batch for as long as it ran, and run nothing.
+const DefaultMaxBatch = 10_000
+
 // Loop gathers src's events into batches and runs each after Quiet
-// without a new event, until ctx ends (nil) or src closes its events
-// (nil). Events that arrive while a batch runs start the next batch.
+// without a new event (or at once when it holds MaxBatch paths), until ctx
+// ends (nil) or src closes its events (nil). Events that arrive while a
+// batch runs start the next batch.
 func Loop(ctx context.Context, src Source, o Options) error {
 	clock := o.Clock
 	if clock == nil {
 		clock = RealClock{}
 	}
+	most := cmp.Or(max(o.MaxBatch, 0), DefaultMaxBatch)
 	pending := map[string]bool{}
 	var quiet <-chan time.Time
+	run := func() {
+		quiet = nil
+		batch := slices.Sorted(maps.Keys(pending))
+		pending = map[string]bool{} // a cleared map keeps its size
+		if ctx.Err() == nil {
+			o.Run(ctx, batch)
+		}
+	}
 	events, errs := src.Events(), src.Errors()
 	for {
 		select {
@@ -51,7 +70,10 @@ func Loop(ctx context.Context, src Source, o Options) error {
 			if !ok {
 				return nil
 			}
-			pending[p] = true
+			if pending[p] = true; len(pending) >= most {
+				run()
+				continue
+			}
 			quiet = clock.After(o.Quiet)
 		case err, ok := <-errs:
 			if !ok {
@@ -62,12 +84,7 @@ func Loop(ctx context.Context, src Source, o Options) error {
 				o.Error(err)
 			}
 		case <-quiet:
-			quiet = nil
-			batch := slices.Sorted(maps.Keys(pending))
-			clear(pending)
-			if ctx.Err() == nil {
-				o.Run(ctx, batch)
-			}
+			run()
 		}
 	}
 }

@@ -103,7 +103,7 @@ func changes(prev, cur map[string]stamp) []string {
 }
 
 func (p *Poller) scan() (map[string]stamp, error) {
-	dirs, err := walkDirs(p.roots)
+	dirs, err := walkDirs(p.roots, maxDirs)
 	if err != nil {
 		return nil, err
 	}

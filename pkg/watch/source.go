@@ -27,7 +27,12 @@ const maxDirs = 10000
 // .kitsoki/sessions left out) with the platform's file events; where the
 // platform has none, it polls every interval on clock instead.
 func Open(roots []string, clock Clock, interval time.Duration) (Source, error) {
-	dirs, err := walkDirs(roots)
+	return open(roots, clock, interval, maxDirs)
+}
+
+// open is Open watching at most most directories (tests lower it).
+func open(roots []string, clock Clock, interval time.Duration, most int) (Source, error) {
+	dirs, err := walkDirs(roots, most)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +43,7 @@ func Open(roots []string, clock Clock, interval time.Duration) (Source, error) {
 		}
 		return nil, fmt.Errorf("watching files: %v", err)
 	}
-	n := &notifier{w: w, events: make(chan string, 64), errs: make(chan error, 8), done: make(chan struct{})}
+	n := &notifier{w: w, most: most, events: make(chan string, 64), errs: make(chan error, 8), done: make(chan struct{})}
 	for _, d := range dirs {
 		if err := w.Add(d); err != nil {
 			w.Close()
@@ -53,6 +58,8 @@ func Open(roots []string, clock Clock, interval time.Duration) (Source, error) {
 // notifier is a Source over fsnotify.
 type notifier struct {
 	w      *fsnotify.Watcher
+	most   int  // directories watched at most (maxDirs)
+	full   bool // the error saying most are watched was sent
 	events chan string
 	errs   chan error
 	done   chan struct{}
@@ -92,11 +99,7 @@ func (n *notifier) forward() {
 				continue
 			}
 			if ev.Has(fsnotify.Create) {
-				if dirs, err := walkDirs([]string{ev.Name}); err == nil {
-					for _, d := range dirs {
-						_ = n.w.Add(d)
-					}
-				}
+				n.addDirs(ev.Name)
 			}
 			select {
 			case n.events <- filepath.Clean(ev.Name):
@@ -115,9 +118,40 @@ func (n *notifier) forward() {
 	}
 }
 
+// addDirs watches the directories below a new path while fewer than most
+// are watched (a directory removed is no longer watched, so a tree whose
+// directories come and go stays watched): a tool making directories below
+// a root without end used to add a watch for each, past maxDirs. The first
+// directory left unwatched is reported once, as an error.
+func (n *notifier) addDirs(path string) {
+	dirs, err := walkDirs([]string{path}, n.most)
+	if err != nil {
+		return // gone already, or a tree over the cap by itself
+	}
+	for _, d := range dirs {
+		if len(n.w.WatchList()) >= n.most {
+			n.tellFull(d)
+			return
+		}
+		_ = n.w.Add(d)
+	}
+}
+
+// tellFull sends, once, the error saying dir is not watched.
+func (n *notifier) tellFull(dir string) {
+	if n.full {
+		return
+	}
+	n.full = true
+	select {
+	case n.errs <- fmt.Errorf("%d directories are watched, the most kitsoki watches: %s and the directories made after it are not; name the story directories to watch", n.most, dir):
+	default:
+	}
+}
+
 // walkDirs lists every directory below roots (a root that is a file
 // stands for its directory), skipping what no story reads.
-func walkDirs(roots []string) ([]string, error) {
+func walkDirs(roots []string, most int) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range roots {
@@ -145,8 +179,8 @@ func walkDirs(roots []string) ([]string, error) {
 				seen[p] = true
 				out = append(out, p)
 			}
-			if len(out) > maxDirs {
-				return fmt.Errorf("more than %d directories below %s: name the story directories to watch", maxDirs, r)
+			if len(out) > most {
+				return fmt.Errorf("more than %d directories below %s: name the story directories to watch", most, r)
 			}
 			return nil
 		})

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -244,5 +245,66 @@ func TestPollerSeesChanges(t *testing.T) {
 func TestOpenMissingRoot(t *testing.T) {
 	if _, err := Open([]string{filepath.Join(t.TempDir(), "nope")}, RealClock{}, time.Second); err == nil {
 		t.Fatal("a missing root was watched")
+	}
+}
+
+// A batch that reaches MaxBatch paths runs at once, without waiting for
+// quiet: a tool writing new files below a root faster than the quiet
+// period grew the batch for as long as it wrote, and ran nothing.
+func TestLoopBatchBounded(t *testing.T) {
+	clock := newFakeClock()
+	src := &chanSource{events: make(chan string), errs: make(chan error)}
+	runs := make(chan []string, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_ = Loop(ctx, src, Options{Clock: clock, Quiet: time.Second, MaxBatch: 3, Run: func(_ context.Context, b []string) { runs <- b }})
+	}()
+	for _, p := range []string{"/s/c", "/s/a", "/s/c", "/s/b", "/s/d"} {
+		src.events <- p
+	}
+	select {
+	case b := <-runs:
+		if !slices.Equal(b, []string{"/s/a", "/s/b", "/s/c"}) {
+			t.Fatalf("batch %v; want the first 3 paths", b)
+		}
+	case <-time.After(hang):
+		t.Fatal("a batch of MaxBatch paths waited for quiet (no timer ever fires here)")
+	}
+}
+
+// New directories below a watched root are watched while fewer than the
+// cap are; the first past it is reported once, and its files send nothing
+// (a tool making directories without end used to add a watch for each).
+func TestOpenWatchesAtMostTheCap(t *testing.T) {
+	root := t.TempDir()
+	src, err := open([]string{root}, RealClock{}, time.Second, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	n := src.(*notifier)
+	for i := range 4 {
+		d := filepath.Join(root, string(rune('a'+i)))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.After(hang)
+	for {
+		select {
+		case <-src.Events():
+			continue
+		case err := <-src.Errors():
+			if !strings.Contains(err.Error(), "3 directories are watched") {
+				t.Fatalf("error %v; want one naming the cap", err)
+			}
+		case <-deadline:
+			t.Fatal("no error said the cap was reached")
+		}
+		break
+	}
+	if got := len(n.w.WatchList()); got > 3 {
+		t.Fatalf("%d directories watched; want at most 3", got)
 	}
 }
