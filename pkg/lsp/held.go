@@ -96,7 +96,7 @@ func (s *Server) unheldWhy(path string) (why string, unheld bool) {
 }
 
 // textBytes is text as the bytes a check reads (the loader's overlay),
-// sharing text's memory: a copy per buffer held every open text twice, 256
-// MiB under a 128 MiB cap. The loader only reads overlay bytes, never
+// sharing text's memory so that each open buffer is held once, as the
+// open-bytes cap counts it. The loader only reads overlay bytes, never
 // writes them (TestOverlaySharesTheText).
 func textBytes(text string) []byte { return unsafe.Slice(unsafe.StringData(text), len(text)) }
