@@ -27,7 +27,9 @@ import (
 // expect_state, fails the fixture on both engines.
 //
 // The run starts at the first turn fired where the lint is certain of
-// both the rest and the world, and runs beside the lint's own walk
+// both the rest and the world (the fixture's first turn: on the world
+// the rig starts on, rigWorld, its numbers of the rig's Go types), and
+// runs beside the lint's own walk
 // (replayBeside): a turn the walk warns at (turn's findings too) ends it
 // quietly, a turn the walk follows without a finding is fired on it as
 // well, and it warns where the walk did not (a templated slot, a guard
@@ -202,15 +204,31 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if m == nil {
 		return
 	}
-	world, _ := jsonvalue.CopyNilAsEmpty(map[string]any(pre.vals)).(map[string]any) // the session's own copy
-	rigCosts(world)
 	reg, _ := l.replayHosts()
 	o := engine.SessionOptions{
-		Options:    engine.Options{World: world, NoSnapshot: true, NoAgentHandlers: true},
+		Options:    engine.Options{NoSnapshot: true, NoAgentHandlers: true},
 		Hosts:      reg,
 		Views:      l.ix.views, // as the rig renders them: a landing's view may fail
 		StartState: start, StartFlat: true, UnarmedStart: true,
 		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(),
+	}
+	numbers := false
+	if l.replayFirst(t, start) {
+		// the rig's own start: its world, each number the Go type the
+		// rig gives it, initial_world's keys seeded (replaying as sets)
+		// and the timeout armed as the rig arms it
+		w, err := rigWorld(m, l.fx, !l.fx.Orchestrated())
+		if err != nil {
+			return
+		}
+		o.World, o.UnarmedStart = w, l.fx.InitialState == ""
+		for _, kv := range l.fx.InitialWorld {
+			o.Seeded = append(o.Seeded, kv.Key)
+		}
+	} else {
+		w, _ := jsonvalue.CopyNilAsEmpty(map[string]any(pre.vals)).(map[string]any) // the session's own copy
+		rigCosts(w)
+		o.World, numbers = w, l.ix.wholeNumbers(w)
 	}
 	sess, err := engine.Start(context.Background(), m, o)
 	if err != nil {
@@ -223,7 +241,15 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		_ = sess.Close()
 		return
 	}
-	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: l.ix.wholeNumbers(world)}
+	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: numbers}
+}
+
+// replayFirst reports whether t, fired at start, is the fixture's first
+// turn, fired where the rig starts (its initial_state, or anywhere the
+// root leads without one): the run then starts as the rig does.
+func (l *fixtureLint) replayFirst(t *Turn, start string) bool {
+	fx := l.fx
+	return len(fx.Turns) > 0 && fx.Turns[0] == t && (fx.InitialState == "" || fx.InitialState == start)
 }
 
 // replayBeside fires t on the run beside the lint's walk, once the walk

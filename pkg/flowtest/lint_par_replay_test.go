@@ -143,17 +143,18 @@ func TestLintReplayViews(t *testing.T) {
 }
 
 // TestLintReplayView: the view an accepted orchestrator turn renders on
-// the run judges expect_view_matches (view-par-transition-path f), but
-// not where the run started on a world holding a whole number the rig
-// may hold as another Go type (initial-world-seeded g: -12 there,
-// -12.000000 upstream, which passes).
+// the run judges expect_view_matches (view-par-transition-path f), and a
+// run started at the first turn starts on the rig's own world: the
+// legacy path's re-render shows initial_world's whole numbers as written
+// (initial-world-seeded f: a=-12, which fails), the orchestrator's
+// replays them as sets, floats (g: -12.000000, which passes).
 func TestLintReplayView(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/view-par-transition-path", map[string]string{
 		"f.yaml": `turns[0].expect_view_matches: "^TP p#p\\.ra\\.a1\\|p\\.rb\\.b1 \\[PD\\]", but the turn's intent "tp", fired at "s0", renders "TP p#p.ra.a1|p.rb.b1 [] True"`,
 		"g.yaml": "",
 	}, ruleView, ruleRejected, ruleWrongState)
 	lintGolden(t, "../engine/testdata/conformance/initial-world-seeded", map[string]string{
-		"f.yaml": unwarned,
+		"f.yaml": `turns[0].expect_view_matches: "^a=-12\\.000000 b=8\\.000000 c=7 d=1\\.500000 e=$", but the turn's intent "go", fired at "s", renders "a=-12 b=8 c=7 d=1.500000 e="`,
 		"g.yaml": "",
 	}, ruleView, ruleRejected, ruleWrongState)
 }
