@@ -3,6 +3,7 @@ package flowtest
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -556,11 +557,12 @@ func replayArm(a *story.Transition) bool {
 }
 
 // replayEffect is an effect that moves nothing by itself: a set,
-// increment, say, emit: or emit_intent, the events named literally, or a
+// increment, say, emit: or emit_intent, the events named literally (an
+// emit_intent may also choose between two names, choiceIntent), or a
 // call that is not once: and whose on_error is literal (replayHosts
 // judges who answers it).
 func replayEffect(e *story.Effect) bool {
-	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && len(e.Effects()) == 0 && e.Selection() == nil &&
+	return !story.IsTemplated(e.Emit()) && (!story.IsTemplated(e.EmitIntent()) || choiceIntent.MatchString(e.EmitIntent())) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && len(e.Effects()) == 0 && e.Selection() == nil &&
 		(len(e.OnComplete()) == 0 || e.Background())
 }
 
@@ -578,3 +580,12 @@ func completeEffects(effs []*story.Effect) bool {
 		return replayEffect(e) && !e.Background()
 	})
 }
+
+// choiceIntent is a templated emit_intent that names one of two literal
+// intents (or none) by a condition, {{ world.r == 'R' ? 'go' : 'back' }}:
+// both engines render an emit_intent with expr (story-runtime §1.7), and
+// a choice between two quoted names renders as one of them, whatever
+// value the condition reads, so the run's machine hops as upstream's
+// does (conformance expect-hop-accepted). The condition holds no
+// template, choice or pipe of its own.
+var choiceIntent = regexp.MustCompile(`^\{\{\s*(?:[^{}?:'"|]|'[^'{}?:|]*')+\?\s*'[A-Za-z0-9_.-]*'\s*:\s*'[A-Za-z0-9_.-]*'\s*\}\}$`)

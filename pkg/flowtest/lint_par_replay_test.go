@@ -1,6 +1,9 @@
 package flowtest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestLintParReplay: a turn fired at a certain configuration whose move
 // the hand model does not follow is run on the engine's own machine,
@@ -157,4 +160,32 @@ func TestLintReplayView(t *testing.T) {
 		"f.yaml": `turns[0].expect_view_matches: "^a=-12\\.000000 b=8\\.000000 c=7 d=1\\.500000 e=$", but the turn's intent "go", fired at "s", renders "a=-12 b=8 c=7 d=1.500000 e="`,
 		"g.yaml": "",
 	}, ruleView, ruleRejected, ruleWrongState)
+}
+
+// TestLintReplayChoiceIntent: a story whose emit_intent chooses between
+// two quoted names by a condition (choiceIntent) runs on the engine's
+// own machine: both of expect-hop-accepted's documents count the events
+// of a hop the run took (15 and 10 upstream, 6 on the legacy path), and
+// cap-swallowed-origin-view's go2 rests where the post-bind choice led.
+func TestLintReplayChoiceIntent(t *testing.T) {
+	dir := "../engine/testdata/conformance/expect-hop-accepted"
+	var got []string
+	for _, d := range lintFixtureFile(t, loadGoldenStory(t, dir), dir+"/flows/hops.yaml") {
+		if d.Rule == ruleEvents.ID {
+			got = append(got, d.Message)
+		}
+	}
+	want := []string{`turns[2].expect_events_exact: 1 event(s), but the turn's intent "hop", fired at "idle", writes 10`,
+		`turns[0].expect_events_exact: 1 event(s), but the turn's intent "hop", fired at "idle", writes 6`}
+	if len(got) != len(want) {
+		t.Fatalf("want %d flow-events findings, got %q", len(want), got)
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i], w) {
+			t.Errorf("finding %d: want %q, got %q", i, w, got[i])
+		}
+	}
+	lintGolden(t, "../engine/testdata/conformance/cap-swallowed-origin-view", map[string]string{
+		"go2.yaml": `turns[0].expect_state: "pa", but the turn's intent "go2", fired at "s0", rests at "b" on the engine's own machine`,
+	}, ruleRejected, ruleWrongState)
 }
