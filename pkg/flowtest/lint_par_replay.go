@@ -75,6 +75,10 @@ type parReplay struct {
 	// Go type (an integer or a float) the lint's known world may not
 	// share with the rig's, and a view renders by it (replayView)
 	numbers bool
+	// first: the run started at the fixture's first turn as the rig
+	// starts (replayFirst), so the events it writes are the rig's, their
+	// payloads too (replayEvents)
+	first bool
 	// owns: the lint lost where the fixture rests, and the run alone
 	// follows the turns (replayed); else it runs beside the lint's own
 	// walk, judging what that walk does not (replayBeside)
@@ -213,8 +217,8 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		StartState: start, StartFlat: true, UnarmedStart: true,
 		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(),
 	}
-	numbers := false
-	if l.replayFirst(t, start) {
+	numbers, first := false, l.replayFirst(t, start)
+	if first {
 		// the rig's own start: its world, each number the Go type the
 		// rig gives it, initial_world's keys seeded (replaying as sets)
 		// and the timeout armed as the rig arms it
@@ -222,7 +226,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		if err != nil {
 			return
 		}
-		o.World, o.UnarmedStart = w, l.fx.InitialState == ""
+		o.World, o.UnarmedStart, o.SessionID = w, l.fx.InitialState == "", SessionID(l.fx.Name())
 		for _, kv := range l.fx.InitialWorld {
 			o.Seeded = append(o.Seeded, kv.Key)
 		}
@@ -242,7 +246,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		_ = sess.Close()
 		return
 	}
-	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: numbers}
+	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: numbers, first: first}
 }
 
 // replayFirst reports whether t, fired at start, is the fixture's first

@@ -189,3 +189,15 @@ func TestLintReplayChoiceIntent(t *testing.T) {
 		"go2.yaml": `turns[0].expect_state: "pa", but the turn's intent "go2", fired at "s0", rests at "b" on the engine's own machine`,
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintReplayPayload: a run started at the fixture's first turn, as
+// the rig starts, writes the rig's payloads, so expect_events' effect:
+// fields are judged on it (testdata/upstream/lint-replay-payload).
+func TestLintReplayPayload(t *testing.T) {
+	lintGolden(t, "testdata/upstream/lint-replay-payload", map[string]string{
+		"turn_ok.yaml":    "",
+		"set_ok.yaml":     "",
+		"turn_bad.yaml":   `turns[1].expect_events[0]: {Kind:turn.start From: To: Effect:map[turn:3]}, but the turn's intent "go", fired at "b", writes no such event`,
+		"legacy_bad.yaml": `turns[0].expect_events[0]: {Kind:machine.transition From: To: Effect:map[slots:map[x:2]]}, but the turn's intent "go", fired at "a", writes no such event`,
+	}, ruleEvents)
+}
