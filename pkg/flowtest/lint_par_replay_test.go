@@ -201,3 +201,26 @@ func TestLintReplayPayload(t *testing.T) {
 		"legacy_bad.yaml": `turns[0].expect_events[0]: {Kind:machine.transition From: To: Effect:map[slots:map[x:2]]}, but the turn's intent "go", fired at "a", writes no such event`,
 	}, ruleEvents)
 }
+
+// TestLintReplayLegacyJobsView: on the legacy path the view the rig
+// checks is a re-render on the world the turn left, so a story with
+// background jobs is judged there too: view-width-vs16's six legacy
+// documents expect no view (^$) and fail upstream; its orchestrator
+// documents, whose job landings the run does not follow, are not judged.
+func TestLintReplayLegacyJobsView(t *testing.T) {
+	dir := "../engine/testdata/conformance/view-width-vs16"
+	var got []string
+	for _, d := range lintFixtureFile(t, loadGoldenStory(t, dir), dir+"/flows/look.yaml") {
+		if d.Rule == ruleView.ID {
+			got = append(got, d.Message)
+		}
+	}
+	if len(got) != 6 {
+		t.Fatalf("want 6 flow-view findings, got %d: %q", len(got), got)
+	}
+	for _, m := range got {
+		if !strings.Contains(m, `turns[0].expect_view_matches: "^$", but the turn's intent "look", fired at "room", renders`) || !strings.Contains(m, "on the legacy path") {
+			t.Errorf("want a legacy document's turns[0], got %q", m)
+		}
+	}
+}
