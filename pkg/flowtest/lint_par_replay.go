@@ -226,7 +226,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		if err != nil {
 			return
 		}
-		o.World, o.UnarmedStart, o.SessionID = w, l.fx.InitialState == "", SessionID(l.fx.Name())
+		o.World, o.UnarmedStart = w, l.fx.InitialState == ""
 		for _, kv := range l.fx.InitialWorld {
 			o.Seeded = append(o.Seeded, kv.Key)
 		}
