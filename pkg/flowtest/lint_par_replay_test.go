@@ -3,6 +3,8 @@ package flowtest
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/diag"
 )
 
 // TestLintParReplay: a turn fired at a certain configuration whose move
@@ -169,12 +171,7 @@ func TestLintReplayView(t *testing.T) {
 // cap-swallowed-origin-view's go2 rests where the post-bind choice led.
 func TestLintReplayChoiceIntent(t *testing.T) {
 	dir := "../engine/testdata/conformance/expect-hop-accepted"
-	var got []string
-	for _, d := range lintFixtureFile(t, loadGoldenStory(t, dir), dir+"/flows/hops.yaml") {
-		if d.Rule == ruleEvents.ID {
-			got = append(got, d.Message)
-		}
-	}
+	got := ruleMessages(t, dir, "hops.yaml", ruleEvents)
 	want := []string{`turns[2].expect_events_exact: 1 event(s), but the turn's intent "hop", fired at "idle", writes 10`,
 		`turns[0].expect_events_exact: 1 event(s), but the turn's intent "hop", fired at "idle", writes 6`}
 	if len(got) != len(want) {
@@ -209,12 +206,7 @@ func TestLintReplayPayload(t *testing.T) {
 // documents, whose job landings the run does not follow, are not judged.
 func TestLintReplayLegacyJobsView(t *testing.T) {
 	dir := "../engine/testdata/conformance/view-width-vs16"
-	var got []string
-	for _, d := range lintFixtureFile(t, loadGoldenStory(t, dir), dir+"/flows/look.yaml") {
-		if d.Rule == ruleView.ID {
-			got = append(got, d.Message)
-		}
-	}
+	got := ruleMessages(t, dir, "look.yaml", ruleView)
 	if len(got) != 6 {
 		t.Fatalf("want 6 flow-view findings, got %d: %q", len(got), got)
 	}
@@ -223,4 +215,17 @@ func TestLintReplayLegacyJobsView(t *testing.T) {
 			t.Errorf("want a legacy document's turns[0], got %q", m)
 		}
 	}
+}
+
+// ruleMessages is the messages of rule's findings on the fixtures of the
+// golden dir's flows/file, against its story.
+func ruleMessages(t *testing.T, dir, file string, rule *diag.Rule) []string {
+	t.Helper()
+	var got []string
+	for _, d := range lintFixtureFile(t, loadGoldenStory(t, dir), dir+"/flows/"+file) {
+		if d.Rule == rule.ID {
+			got = append(got, d.Message)
+		}
+	}
+	return got
 }
