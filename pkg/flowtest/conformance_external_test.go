@@ -24,6 +24,7 @@ func TestUpstreamProbeReports(t *testing.T) {
 	}{
 		{dir: "probe", glob: "flows/*.yaml"},
 		{dir: "probe5", glob: "flows/k2.yaml"},
+		{dir: "lint-replay-payload", glob: "flows/*.yaml"},
 		{dir: "probe3", glob: "flows/h0[23]*.yaml", o: flowtest.Options{AllowMissingRecording: true}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story/expr"
-	kview "kitsoki/pkg/view"
 )
 
 // errorTurn checks an expect_error turn, which runs no other assertion
@@ -64,41 +63,16 @@ func cappedTo(out outcome, rest string) string {
 	return ""
 }
 
-// exitState reports whether state is an @exit's synthesized terminal
-// (__exit__<name>) rather than a state the story declares.
-func (fr *fixtureRun) exitState(state string) bool {
-	if !strings.HasPrefix(state, "__exit__") {
-		return false
-	}
-	m := fr.ld.Machine
-	return m == nil || m.States[state] == nil
-}
-
 // checkTurn runs a turn's expectations on what it landed on.
 func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *TurnResult, out outcome, sent, before map[string]any, jobsBefore map[string]string) {
 	s := fr.sess
 	c.rejected(t.Pos, out.rej, fr.legacy)
 	state, world := tr.NewState, s.World()
-	// the view (flow-format.md §3.7): on the legacy path a re-render, on
-	// the orchestrator's the turn's own unless empty; either falls back to the other
-	view := out.view
-	vp, ok := s.ViewPath(state)
-	if fr.legacy && (!ok || fr.exitState(state)) {
-		// resting on a path the story does not hold, the legacy re-render
-		// shows nothing, not the turn's narration (conformance
-		// hop-template-target-unknown); nor on an @exit, whose synthesized
-		// __exit__ state has no view (conformance exit-transition-view)
-		view = ""
+	var views engine.ViewRenderer
+	if fr.ld.Views != nil {
+		views = fr.ld.Views
 	}
-	if ok && (view == "" || fr.legacy) && fr.ld.Views != nil {
-		// upstream has no run context (conformance mutate-run-root-rerender)
-		run := map[string]any{"id": "", "turn": 0}
-		// and no event, on either path (conformance view-when-legacy-event)
-		extra := map[string]any{expr.ContextKey: ctx, "run": run, kview.NilEventKey: true}
-		if v, err := fr.ld.Views.RenderView(vp, world, extra); err == nil {
-			view = v
-		}
-	}
+	view := rigView(ctx, views, fr.ld.Machine, s, state, world, out.view, fr.legacy)
 	tr.View = view
 	if fr.ld.Views == nil && (t.ExpectViewMatches != nil || t.ExpectNoView) {
 		c.fail(t.at("expect_view_matches"), "not supported yet: views (expect_view_matches / expect_no_view need the view renderer)")

@@ -218,16 +218,32 @@ func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
 
 // initialWorld is the story's world, the rig's seeded keys and the fixture's initial_world.
 func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
-	world, err := engine.InitWorld(fr.m.World, nil, nil)
+	world, err := rigWorld(fr.m, fr.fx, fr.legacy)
 	if err != nil {
 		fr.fatal(fr.fx.Pos, "%v", err)
 		return nil, false
 	}
-	seedRig(world)
-	for _, kv := range fr.fx.InitialWorld {
-		world[kv.Key] = fr.legacyWhole(jsonvalue.CopyNilAsEmpty(kv.Value))
-	}
 	return world, true
+}
+
+// rigWorld is the world the rig starts fx's session on (legacy: on the
+// legacy path): m's, the rig's seeded keys and the fixture's
+// initial_world, each value the Go type the rig gives it. The lint's
+// engine replay starts a first turn on it too (lint_par_replay.go).
+func rigWorld(m *engine.Machine, fx *Fixture, legacy bool) (map[string]any, error) {
+	world, err := engine.InitWorld(m.World, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	seedRig(world)
+	for _, kv := range fx.InitialWorld {
+		v := jsonvalue.CopyNilAsEmpty(kv.Value)
+		if legacy {
+			v = yamlWhole(v)
+		}
+		world[kv.Key] = v
+	}
+	return world, nil
 }
 
 func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, world map[string]any, agents engine.AgentCaller, sink engine.Sink, workDir string) engine.SessionOptions {

@@ -3,6 +3,7 @@ package flowtest
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -27,7 +28,9 @@ import (
 // expect_state, fails the fixture on both engines.
 //
 // The run starts at the first turn fired where the lint is certain of
-// both the rest and the world, and runs beside the lint's own walk
+// both the rest and the world (the fixture's first turn: on the world
+// the rig starts on, rigWorld, its numbers of the rig's Go types), and
+// runs beside the lint's own walk
 // (replayBeside): a turn the walk warns at (turn's findings too) ends it
 // quietly, a turn the walk follows without a finding is fired on it as
 // well, and it warns where the walk did not (a templated slot, a guard
@@ -72,6 +75,10 @@ type parReplay struct {
 	// Go type (an integer or a float) the lint's known world may not
 	// share with the rig's, and a view renders by it (replayView)
 	numbers bool
+	// first: the run started at the fixture's first turn as the rig
+	// starts (replayFirst), so the events it writes are the rig's, their
+	// payloads too (replayEvents)
+	first bool
 	// owns: the lint lost where the fixture rests, and the run alone
 	// follows the turns (replayed); else it runs beside the lint's own
 	// walk, judging what that walk does not (replayBeside)
@@ -202,15 +209,31 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if m == nil {
 		return
 	}
-	world, _ := jsonvalue.CopyNilAsEmpty(map[string]any(pre.vals)).(map[string]any) // the session's own copy
-	rigCosts(world)
 	reg, _ := l.replayHosts()
 	o := engine.SessionOptions{
-		Options:    engine.Options{World: world, NoSnapshot: true, NoAgentHandlers: true},
+		Options:    engine.Options{NoSnapshot: true, NoAgentHandlers: true},
 		Hosts:      reg,
 		Views:      l.ix.views, // as the rig renders them: a landing's view may fail
 		StartState: start, StartFlat: true, UnarmedStart: true,
 		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(),
+	}
+	numbers, first := false, l.replayFirst(t, start)
+	if first {
+		// the rig's own start: its world, each number the Go type the
+		// rig gives it, initial_world's keys seeded (replaying as sets)
+		// and the timeout armed as the rig arms it
+		w, err := rigWorld(m, l.fx, !l.fx.Orchestrated())
+		if err != nil {
+			return
+		}
+		o.World, o.UnarmedStart = w, l.fx.InitialState == ""
+		for _, kv := range l.fx.InitialWorld {
+			o.Seeded = append(o.Seeded, kv.Key)
+		}
+	} else {
+		w, _ := jsonvalue.CopyNilAsEmpty(map[string]any(pre.vals)).(map[string]any) // the session's own copy
+		rigCosts(w)
+		o.World, numbers = w, l.ix.wholeNumbers(w)
 	}
 	sess, err := engine.Start(context.Background(), m, o)
 	if err != nil {
@@ -223,7 +246,15 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		_ = sess.Close()
 		return
 	}
-	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: l.ix.wholeNumbers(world)}
+	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: numbers, first: first}
+}
+
+// replayFirst reports whether t, fired at start, is the fixture's first
+// turn, fired where the rig starts (its initial_state, or anywhere the
+// root leads without one): the run then starts as the rig does.
+func (l *fixtureLint) replayFirst(t *Turn, start string) bool {
+	fx := l.fx
+	return len(fx.Turns) > 0 && fx.Turns[0] == t && (fx.InitialState == "" || fx.InitialState == start)
 }
 
 // replayBeside fires t on the run beside the lint's walk, once the walk
@@ -530,11 +561,12 @@ func replayArm(a *story.Transition) bool {
 }
 
 // replayEffect is an effect that moves nothing by itself: a set,
-// increment, say, emit: or emit_intent, the events named literally, or a
+// increment, say, emit: or emit_intent, the events named literally (an
+// emit_intent may also choose between two names, choiceIntent), or a
 // call that is not once: and whose on_error is literal (replayHosts
 // judges who answers it).
 func replayEffect(e *story.Effect) bool {
-	return !story.IsTemplated(e.Emit()) && !story.IsTemplated(e.EmitIntent()) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && len(e.Effects()) == 0 && e.Selection() == nil &&
+	return !story.IsTemplated(e.Emit()) && (!story.IsTemplated(e.EmitIntent()) || choiceIntent.MatchString(e.EmitIntent())) && !story.IsTemplated(e.OnError()) && !e.Once() && e.Agent() == "" && e.Target() == "" && len(e.Effects()) == 0 && e.Selection() == nil &&
 		(len(e.OnComplete()) == 0 || e.Background())
 }
 
@@ -552,3 +584,12 @@ func completeEffects(effs []*story.Effect) bool {
 		return replayEffect(e) && !e.Background()
 	})
 }
+
+// choiceIntent is a templated emit_intent that names one of two literal
+// intents (or none) by a condition, {{ world.r == 'R' ? 'go' : 'back' }}:
+// both engines render an emit_intent with expr (story-runtime §1.7), and
+// a choice between two quoted names renders as one of them, whatever
+// value the condition reads, so the run's machine hops as upstream's
+// does (conformance expect-hop-accepted). The condition holds no
+// template, choice or pipe of its own.
+var choiceIntent = regexp.MustCompile(`^\{\{\s*(?:[^{}?:'"|]|'[^'{}?:|]*')+\?\s*'[A-Za-z0-9_.-]*'\s*:\s*'[A-Za-z0-9_.-]*'\s*\}\}$`)

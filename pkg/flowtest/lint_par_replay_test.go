@@ -1,6 +1,11 @@
 package flowtest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+)
 
 // TestLintParReplay: a turn fired at a certain configuration whose move
 // the hand model does not follow is run on the engine's own machine,
@@ -143,17 +148,84 @@ func TestLintReplayViews(t *testing.T) {
 }
 
 // TestLintReplayView: the view an accepted orchestrator turn renders on
-// the run judges expect_view_matches (view-par-transition-path f), but
-// not where the run started on a world holding a whole number the rig
-// may hold as another Go type (initial-world-seeded g: -12 there,
-// -12.000000 upstream, which passes).
+// the run judges expect_view_matches (view-par-transition-path f), and a
+// run started at the first turn starts on the rig's own world: the
+// legacy path's re-render shows initial_world's whole numbers as written
+// (initial-world-seeded f: a=-12, which fails), the orchestrator's
+// replays them as sets, floats (g: -12.000000, which passes).
 func TestLintReplayView(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/view-par-transition-path", map[string]string{
 		"f.yaml": `turns[0].expect_view_matches: "^TP p#p\\.ra\\.a1\\|p\\.rb\\.b1 \\[PD\\]", but the turn's intent "tp", fired at "s0", renders "TP p#p.ra.a1|p.rb.b1 [] True"`,
 		"g.yaml": "",
 	}, ruleView, ruleRejected, ruleWrongState)
 	lintGolden(t, "../engine/testdata/conformance/initial-world-seeded", map[string]string{
-		"f.yaml": unwarned,
+		"f.yaml": `turns[0].expect_view_matches: "^a=-12\\.000000 b=8\\.000000 c=7 d=1\\.500000 e=$", but the turn's intent "go", fired at "s", renders "a=-12 b=8 c=7 d=1.500000 e="`,
 		"g.yaml": "",
 	}, ruleView, ruleRejected, ruleWrongState)
+}
+
+// TestLintReplayChoiceIntent: a story whose emit_intent chooses between
+// two quoted names by a condition (choiceIntent) runs on the engine's
+// own machine: both of expect-hop-accepted's documents count the events
+// of a hop the run took (15 and 10 upstream, 6 on the legacy path), and
+// cap-swallowed-origin-view's go2 rests where the post-bind choice led.
+func TestLintReplayChoiceIntent(t *testing.T) {
+	dir := "../engine/testdata/conformance/expect-hop-accepted"
+	got := ruleMessages(t, dir, "hops.yaml", ruleEvents)
+	want := []string{`turns[2].expect_events_exact: 1 event(s), but the turn's intent "hop", fired at "idle", writes 10`,
+		`turns[0].expect_events_exact: 1 event(s), but the turn's intent "hop", fired at "idle", writes 6`}
+	if len(got) != len(want) {
+		t.Fatalf("want %d flow-events findings, got %q", len(want), got)
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i], w) {
+			t.Errorf("finding %d: want %q, got %q", i, w, got[i])
+		}
+	}
+	lintGolden(t, "../engine/testdata/conformance/cap-swallowed-origin-view", map[string]string{
+		"go2.yaml": `turns[0].expect_state: "pa", but the turn's intent "go2", fired at "s0", rests at "b" on the engine's own machine`,
+	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintReplayPayload: a run started at the fixture's first turn, as
+// the rig starts, writes the rig's payloads, so expect_events' effect:
+// fields are judged on it (testdata/upstream/lint-replay-payload).
+func TestLintReplayPayload(t *testing.T) {
+	lintGolden(t, "testdata/upstream/lint-replay-payload", map[string]string{
+		"turn_ok.yaml":    "",
+		"set_ok.yaml":     "",
+		"turn_bad.yaml":   `turns[1].expect_events[0]: {Kind:turn.start From: To: Effect:map[turn:3]}, but the turn's intent "go", fired at "b", writes no such event`,
+		"legacy_bad.yaml": `turns[0].expect_events[0]: {Kind:machine.transition From: To: Effect:map[slots:map[x:2]]}, but the turn's intent "go", fired at "a", writes no such event`,
+	}, ruleEvents)
+}
+
+// TestLintReplayLegacyJobsView: on the legacy path the view the rig
+// checks is a re-render on the world the turn left, so a story with
+// background jobs is judged there too: view-width-vs16's six legacy
+// documents expect no view (^$) and fail upstream; its orchestrator
+// documents, whose job landings the run does not follow, are not judged.
+func TestLintReplayLegacyJobsView(t *testing.T) {
+	dir := "../engine/testdata/conformance/view-width-vs16"
+	got := ruleMessages(t, dir, "look.yaml", ruleView)
+	if len(got) != 6 {
+		t.Fatalf("want 6 flow-view findings, got %d: %q", len(got), got)
+	}
+	for _, m := range got {
+		if !strings.Contains(m, `turns[0].expect_view_matches: "^$", but the turn's intent "look", fired at "room", renders`) || !strings.Contains(m, "on the legacy path") {
+			t.Errorf("want a legacy document's turns[0], got %q", m)
+		}
+	}
+}
+
+// ruleMessages is the messages of rule's findings on the fixtures of the
+// golden dir's flows/file, against its story.
+func ruleMessages(t *testing.T, dir, file string, rule *diag.Rule) []string {
+	t.Helper()
+	var got []string
+	for _, d := range lintFixtureFile(t, loadGoldenStory(t, dir), dir+"/flows/"+file) {
+		if d.Rule == rule.ID {
+			got = append(got, d.Message)
+		}
+	}
+	return got
 }

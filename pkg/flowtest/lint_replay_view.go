@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"context"
 	"math"
 
 	"kitsoki/internal/jsonvalue"
@@ -9,34 +10,41 @@ import (
 )
 
 // replayView judges t's expect_view_matches and expect_no_view on the
-// view the run's accepted turn rendered: on the orchestrator path, a
-// turn whose own view is not empty is what the rig checks
-// (fixture_check.go: only an empty view, or any on the legacy path, is
-// rendered again), so a pattern it does not match, or a view where
-// expect_no_view wants none, fails on both engines. Not judged: the
-// legacy path, an empty view, a view the rig renders again after the
-// turn (turn.RigView), a story with background jobs (a landing merged
-// into the turn), a run started on a world holding a number (the rig's
-// may hold it as another Go type, which a view renders otherwise:
-// conformance initial-world-seeded g, -12 there, -12.000000 upstream),
-// and a pattern that does not compile (flow-bad-regex says it). It
-// reports whether it warned.
+// view the rig checks after the run's accepted turn (rigView: on the
+// legacy path a re-render on the world the turn left, on the
+// orchestrator's the turn's own unless empty), so a pattern it does not
+// match, or a view where expect_no_view wants none, fails on both
+// engines. Not judged: a story with background jobs on the orchestrator
+// path (a landing merged into the turn's own view; the legacy path's
+// re-render reads only the world the turn left, as the rig's does:
+// conformance view-width-vs16's legacy documents), a run started mid-fixture on a world
+// holding a number (the rig's may hold it as another Go type, which a
+// view renders otherwise: conformance initial-world-seeded g, -12 there,
+// -12.000000 upstream; a run started at the first turn starts on the
+// rig's own world, replayFirst), and a pattern that does not compile
+// (flow-bad-regex says it). It reports whether it warned.
 func (l *fixtureLint) replayView(t *Turn, turn *engine.Turn, before string) bool {
-	if !l.fx.Orchestrated() || turn.View == "" || turn.RigView || l.ix.background || l.ix.views == nil || l.replay.numbers {
+	if t.ExpectViewMatches == nil && !t.ExpectNoView || l.ix.background && l.fx.Orchestrated() || l.ix.views == nil || l.replay.numbers {
 		return false
 	}
+	own := turn.View
+	if turn.Rejection != nil {
+		own = "" // the orchestrator's clarification: the rig renders the rest
+	}
+	sess := l.replay.sess
+	view := rigView(context.Background(), l.ix.views, l.ix.compiledMachine(), sess, turn.State, sess.World(), own, !l.fx.Orchestrated())
 	if t.ExpectViewMatches != nil {
 		re, err := l.root.Patterns().Compile(*t.ExpectViewMatches)
-		if err != nil || re.MatchString(turn.View) {
+		if err != nil || re.MatchString(view) {
 			return false
 		}
 		l.warn(t.valueAt("expect_view_matches"), ruleView, "turns[%d].expect_view_matches: %q, but the turn's intent %q, fired at %q, renders %s on %s: the pattern does not match on both engines; match the view the turn renders, or fix the turns before it",
-			t.Index, *t.ExpectViewMatches, t.Intent.Name, before, shownView(turn.View), l.replayHow())
+			t.Index, *t.ExpectViewMatches, t.Intent.Name, before, shownView(view), l.replayHow())
 		return true
 	}
-	if t.ExpectNoView {
+	if view != "" {
 		l.warn(t.valueAt("expect_no_view"), ruleView, "turns[%d].expect_no_view: true, but the turn's intent %q, fired at %q, renders %s on %s: the check fails on both engines; drop expect_no_view, or fix the turns before it",
-			t.Index, t.Intent.Name, before, shownView(turn.View), l.replayHow())
+			t.Index, t.Intent.Name, before, shownView(view), l.replayHow())
 		return true
 	}
 	return false
