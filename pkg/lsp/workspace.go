@@ -19,9 +19,9 @@ import (
 const maxModels = 16
 
 // maxModelBytes bounds the story YAML the kept models were loaded from,
-// together, past the model checked last (always kept): a model takes some
-// 10 to 20 times its story's bytes, so 16 models of 1 MB stories held
-// 190 MiB, more than the open buffers may.
+// together, past the model checked last (always kept): a model takes many
+// times its story's bytes, so a count of models alone lets big stories
+// hold more than the open buffers may (TestHeldHeapBoundedByTheCaps).
 const maxModelBytes = 4 << 20
 
 // workspace remembers the stories checked so far: which files each one is
