@@ -27,7 +27,7 @@ const sweepBatch = 1024
 // litter, never a reason to fail the write that just succeeded.
 func sweepStale(fsys fsys, dir, base string) {
 	prefix := "." + base + ".tmp-"
-	sweepDead(fsys, dir, func(name string) bool { return strings.HasPrefix(name, prefix) })
+	sweepDead(fsys, dir, func(name string) bool { return strings.HasPrefix(name, prefix) }, nil)
 }
 
 // SweepDead removes from dir the regular files whose names match accepts
@@ -35,10 +35,27 @@ func sweepStale(fsys fsys, dir, base string) {
 // of writers that died before removing them (a second Ctrl-C, SIGKILL). A
 // writer marks its scratch file live by holding that lock on it from
 // creation to removal. Failures are ignored, as sweepStale's.
-func SweepDead(dir string, match func(name string) bool) { sweepDead(osFS{}, dir, match) }
+func SweepDead(dir string, match func(name string) bool) { sweepDead(osFS{}, dir, match, nil) }
 
-// sweepDead is SweepDead through fsys.
-func sweepDead(fsys fsys, dir string, match func(name string) bool) {
+// SweepDeadGuards is SweepDead for lock files that mark something beside
+// them (a directory) as a live process's. ready, asked before the lock is
+// tried, keeps a lock file it refuses untouched (too young: its process
+// may not have locked it yet; another user's); with a free lock held,
+// guarded(lockPath) removes what it marks and reports true, and the lock
+// file goes too, or false keeps both (not what the lock names).
+func SweepDeadGuards(dir string, match func(name string) bool, ready func(os.FileInfo) bool, guarded func(lockPath string) bool) {
+	sweepDead(osFS{}, dir, match, &guard{ready, guarded})
+}
+
+// guard is what SweepDeadGuards asks of a lock file (nil: SweepDead's
+// scratch file, which guards nothing).
+type guard struct {
+	ready   func(os.FileInfo) bool
+	guarded func(string) bool
+}
+
+// sweepDead is SweepDead (g nil) or SweepDeadGuards through fsys.
+func sweepDead(fsys fsys, dir string, match func(name string) bool, g *guard) {
 	d, err := fsys.OpenFile(dir, os.O_RDONLY, 0)
 	if err != nil {
 		return
@@ -48,7 +65,7 @@ func sweepDead(fsys fsys, dir string, match func(name string) bool) {
 		ents, err := d.ReadDir(sweepBatch)
 		for _, e := range ents {
 			if match(e.Name()) && e.Type().IsRegular() {
-				removeIfDead(fsys, filepath.Join(dir, e.Name()))
+				removeIfDead(fsys, filepath.Join(dir, e.Name()), g)
 			}
 		}
 		if err != nil { // io.EOF at the end, or a listing that failed
@@ -57,20 +74,25 @@ func sweepDead(fsys fsys, dir string, match func(name string) bool) {
 	}
 }
 
-// removeIfDead removes the temporary file p when no live writer holds its
-// lock. It is opened without following a link or waiting on a pipe put
-// there since the listing, and must still be a regular file.
-func removeIfDead(fsys fsys, p string) {
+// removeIfDead removes the file p when no live process holds its lock,
+// and first what it guards when g is set (as g decides).
+// It is opened without following a link or waiting on a pipe put there
+// since the listing, and must still be a regular file.
+func removeIfDead(fsys fsys, p string, g *guard) {
 	f, err := fsys.OpenFile(p, sweepOpenFlags, 0)
 	if err != nil {
 		return
 	}
 	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
+	if err != nil || !st.Mode().IsRegular() || (g != nil && !g.ready(st)) {
 		f.Close()
 		return
 	}
 	if _, err := filelock.Try(f); err != nil { // held by a live writer, or no locks here
+		f.Close()
+		return
+	}
+	if g != nil && !g.guarded(p) {
 		f.Close()
 		return
 	}

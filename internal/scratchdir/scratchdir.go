@@ -2,10 +2,10 @@ package scratchdir
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/filelock"
 )
 
@@ -75,55 +75,18 @@ func (m *marked) remove() {
 // leftover is litter, never a reason to fail the run that sweeps.
 func Sweep(prefix string) { sweep(os.TempDir(), prefix, time.Now()) }
 
-// sweepBatch is how many names of the temporary directory are read at a
-// time: a directory of many files is listed in bounded memory.
-const sweepBatch = 1024
-
-// sweep is Sweep in tmp at now.
+// sweep is Sweep in tmp at now: a free lock file of prefix's, settled
+// and this user's, goes with the directory it marks
+// (atomicfile.SweepDeadGuards lists tmp and takes the lock).
 func sweep(tmp, prefix string, now time.Time) {
-	d, err := os.Open(tmp)
-	if err != nil {
-		return
-	}
-	defer d.Close()
-	for {
-		ents, err := d.ReadDir(sweepBatch)
-		for _, e := range ents {
-			name := e.Name()
-			if strings.HasPrefix(name, prefix) && strings.HasSuffix(name, lockSuffix) && e.Type().IsRegular() {
-				removeIfDead(filepath.Join(tmp, name), now)
-			}
+	mine := func(name string) bool { return strings.HasPrefix(name, prefix) && strings.HasSuffix(name, lockSuffix) }
+	ready := func(st os.FileInfo) bool { return ours(st) && now.Sub(st.ModTime()) >= settle }
+	atomicfile.SweepDeadGuards(tmp, mine, ready, func(lockPath string) bool {
+		dir := strings.TrimSuffix(lockPath, lockSuffix)
+		if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
+			return false // not a directory Make made: leave it
 		}
-		if err != nil { // io.EOF at the end, or a listing that failed
-			return
-		}
-	}
-}
-
-// removeIfDead removes the directory lockPath marks, and lockPath, when
-// no live process holds the lock and the lock file has settled.
-func removeIfDead(lockPath string, now time.Time) {
-	f, err := os.OpenFile(lockPath, openFlags, 0)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || !ours(st) || now.Sub(st.ModTime()) < settle {
-		return
-	}
-	if _, err := filelock.Try(f); err != nil { // held by a live process, or no locks here
-		return
-	}
-	dir := strings.TrimSuffix(lockPath, lockSuffix)
-	if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
-		return // not a directory Make made: leave it
-	}
-	_ = os.RemoveAll(dir)
-	if filelock.RemovableWhileHeld {
-		_ = os.Remove(lockPath)
-		return
-	}
-	f.Close()
-	_ = os.Remove(lockPath)
+		_ = os.RemoveAll(dir)
+		return true
+	})
 }
