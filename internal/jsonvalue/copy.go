@@ -9,40 +9,53 @@ import (
 // slices ([]any) of v, every other value shared as it is, in which every
 // map is a new, non-nil one: a nil map[string]any (at the top or nested)
 // becomes an empty map, which JSON encodes as {} rather than null.
-func CopyNilAsEmpty(v any) any { return mapStrings(v, nil, false, true) }
+func CopyNilAsEmpty(v any) any { return walk(v, nil, nil, true) }
 
 // CopyMap returns a deep copy of the maps (map[string]any) and slices
 // ([]any) of m; every other value is shared as it is. A nil map or
 // slice, at the top or nested, stays nil.
 func CopyMap(m map[string]any) map[string]any {
-	return mapStrings(m, nil, false, false).(map[string]any)
+	return walk(m, nil, nil, false).(map[string]any)
 }
 
 // MapLeaves returns a deep copy of the maps (map[string]any) and slices
 // ([]any) of v in which every other value is replaced by f of it. A nil
 // map or slice, at the top or nested, stays nil.
-func MapLeaves(v any, f func(any) any) any {
+func MapLeaves(v any, f func(any) any) any { return walk(v, f, nil, false) }
+
+// walk is the deep copy of v's maps (map[string]any) and slices ([]any)
+// that [MapLeaves], [MapStrings], [CopyMap] and [CopyNilAsEmpty] make:
+// every other value is leaf of it (leaf nil: shared), every map key key of
+// it (key nil: kept); a nil map or slice stays nil, or with nilAsEmpty
+// becomes an empty one.
+func walk(v any, leaf func(any) any, key func(string) string, nilAsEmpty bool) any {
 	switch x := v.(type) {
 	case map[string]any:
-		if x == nil {
+		if x == nil && !nilAsEmpty {
 			return v
 		}
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = MapLeaves(e, f)
+			if key != nil {
+				k = key(k)
+			}
+			out[k] = walk(e, leaf, key, nilAsEmpty)
 		}
 		return out
 	case []any:
-		if x == nil {
+		if x == nil && !nilAsEmpty {
 			return v
 		}
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = MapLeaves(e, f)
+			out[i] = walk(e, leaf, key, nilAsEmpty)
 		}
 		return out
 	}
-	return f(v)
+	if leaf == nil {
+		return v
+	}
+	return leaf(v)
 }
 
 // CopyAsJSON returns a copy of v that shares nothing with it and holds only

@@ -128,7 +128,7 @@ func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
 		{Key: "expect_events_count_atleast", Read: intoPtr(&fx.ExpectEventsAtLeast, p.integer, "")},
 		{Key: "expect_events_count_atmost", Read: intoPtr(&fx.ExpectEventsAtMost, p.integer, "")},
 		{Key: "expect_world_final", Read: into(&fx.ExpectWorldFinal, p.kvs, "")},
-		{Key: "expect_files", Read: func(_, v *yaml.Node) { fx.ExpectFiles = p.fileExpects(v) }},
+		{Key: "expect_files", Read: into(&fx.ExpectFiles, items(p, "{path, content_matches?, must_not_exist?}", record(p, nil, p.fileExpectFields)), "")},
 	}
 }
 
@@ -152,14 +152,6 @@ func (p *parser) hostBindings(v *yaml.Node) []KV {
 	return out
 }
 
-func (p *parser) fileExpects(v *yaml.Node) []FileExpect {
-	return items(p, v, "expect_files", "{path, content_matches?, must_not_exist?}", func(c *yaml.Node, w string) FileExpect {
-		fe := FileExpect{Pos: p.pos(c)}
-		p.fields(c, w, nil, p.fileExpectFields(&fe, w))
-		return fe
-	})
-}
-
 func (p *parser) fileExpectFields(fe *FileExpect, w string) yamlnode.Fields {
 	return yamlnode.Fields{
 		{Key: "path", Read: into(&fe.Path, p.str, w)},
@@ -180,6 +172,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 }
 
 func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
+	events := items(p, "{kind, from?, to?, effect?}", record(p, nil, p.eventFields))
 	return yamlnode.Fields{
 		{Key: "intent", Read: func(_, v *yaml.Node) { t.Intent = p.intentSpec(v, w) }},
 		// an empty input: or advance_clock: is the key left out, as upstream
@@ -210,18 +203,19 @@ func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 		}},
 		{Key: "expect_world_unchanged", Read: into(&t.ExpectWorldUnchanged, p.boolean, w)},
 		{Key: "expect_slots", Read: into(&t.ExpectSlots, p.kvs, w)},
-		{Key: "expect_events", Read: into(&t.ExpectEvents, p.events, w)},
+		{Key: "expect_events", Read: into(&t.ExpectEvents, events, w)},
 		{Key: "expect_events_exact", Read: func(_, v *yaml.Node) {
-			t.ExpectEventsExact = p.events(v, w+".expect_events_exact")
+			t.ExpectEventsExact = events(v, w+".expect_events_exact")
 			t.HasEventsExact = len(t.ExpectEventsExact) > 0
 		}},
-		{Key: "expect_error", Read: into(&t.ExpectError, p.errorExpect, w)},
+		{Key: "expect_error", Read: into(&t.ExpectError, record(p, nil, p.errorExpectFields), w)},
 		{Key: "expect_view_matches", Read: intoPtr(&t.ExpectViewMatches, p.str, w)},
 		{Key: "expect_no_view", Read: into(&t.ExpectNoView, p.boolean, w)},
-		{Key: "expect_host_calls", Read: into(&t.ExpectHostCalls, p.hostCalls, w)},
+		{Key: "expect_host_calls", Read: into(&t.ExpectHostCalls, items(p, "{handler, args?, times?}", record(p, hostCallIgnored, p.hostCallFields)), w)},
 		{Key: "expect_no_host_calls", Read: into(&t.ExpectNoHostCalls, p.strList, w)},
-		{Key: "expect_inbox", Read: into(&t.ExpectInbox, p.inbox, w)},
-		{Key: "expect_jobs", Read: into(&t.ExpectJobs, p.jobs, w)},
+		{Key: "expect_inbox", Read: into(&t.ExpectInbox, record(p, nil, p.inboxFields), w)},
+		// an empty expect_jobs list expects no job
+		{Key: "expect_jobs", Read: into(&t.ExpectJobs, items(p, "{namespace, status}", record(p, nil, p.jobFields)), w)},
 	}
 }
 
@@ -246,13 +240,6 @@ func (p *parser) intentFields(is *IntentSpec, w string) yamlnode.Fields {
 	}
 }
 
-// errorExpect reads a turn's expect_error (where is its place).
-func (p *parser) errorExpect(v *yaml.Node, where string) *ErrorExpect {
-	ee := &ErrorExpect{Pos: p.pos(v)}
-	p.fields(v, where, nil, p.errorExpectFields(ee, where))
-	return ee
-}
-
 func (p *parser) errorExpectFields(ee *ErrorExpect, where string) yamlnode.Fields {
 	return yamlnode.Fields{
 		{Key: "code", Read: into(&ee.Code, p.str, where)},
@@ -260,14 +247,6 @@ func (p *parser) errorExpectFields(ee *ErrorExpect, where string) yamlnode.Field
 		{Key: "missing_slots", Read: into(&ee.MissingSlots, p.strList, where)},
 		{Key: "guard_hint", Read: into(&ee.GuardHint, p.str, where)},
 	}
-}
-
-func (p *parser) hostCalls(v *yaml.Node, where string) []HostCallExpect {
-	return items(p, v, where, "{handler, args?, times?}", func(c *yaml.Node, ww string) HostCallExpect {
-		hc := HostCallExpect{Pos: p.pos(c)}
-		p.fields(c, ww, hostCallIgnored, p.hostCallFields(&hc, ww))
-		return hc
-	})
 }
 
 func (p *parser) hostCallFields(hc *HostCallExpect, ww string) yamlnode.Fields {
@@ -278,27 +257,12 @@ func (p *parser) hostCallFields(hc *HostCallExpect, ww string) yamlnode.Fields {
 	}
 }
 
-func (p *parser) inbox(v *yaml.Node, where string) *InboxExpect {
-	ie := &InboxExpect{Pos: p.pos(v)}
-	p.fields(v, where, nil, p.inboxFields(ie, where))
-	return ie
-}
-
 func (p *parser) inboxFields(ie *InboxExpect, where string) yamlnode.Fields {
 	return yamlnode.Fields{
 		{Key: "unread", Read: intoPtr(&ie.Unread, p.integer, where)},
 		{Key: "needs_attention", Read: intoPtr(&ie.NeedsAttention, p.integer, where)},
 		{Key: "severities", Read: into(&ie.Severities, p.strList, where)},
 	}
-}
-
-// jobs reads a turn's expect_jobs list (an empty list expects no job).
-func (p *parser) jobs(v *yaml.Node, where string) []JobExpect {
-	return items(p, v, where, "{namespace, status}", func(c *yaml.Node, ww string) JobExpect {
-		je := JobExpect{Pos: p.pos(c)}
-		p.fields(c, ww, nil, p.jobFields(&je, ww))
-		return je
-	})
 }
 
 func (p *parser) jobFields(je *JobExpect, ww string) yamlnode.Fields {
@@ -308,31 +272,51 @@ func (p *parser) jobFields(je *JobExpect, ww string) yamlnode.Fields {
 	}
 }
 
-// items reads each entry of the list v with read (an empty list: empty,
-// non-nil); anything else is an error naming want, and nil.
-func items[T any](p *parser, v *yaml.Node, where, want string, read func(c *yaml.Node, w string) T) []T {
-	if v.Kind != yaml.SequenceNode {
-		p.errf(v, ruleShape, "%s: expected a list of %s", where, want)
-		return nil
-	}
-	out := make([]T, 0, len(v.Content))
-	for j, c := range v.Content {
-		w := yamlnode.Indexed(where, j)
-		if c = yamlnode.Deref(c); yamlnode.IsNull(c) {
-			p.warnf(c, ruleShape, "%s: null is read as an entry with no keys, as the existing engine does, and it never passes (write %s, or remove it)", w, want)
-			c = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: c.Line, Column: c.Column}
-		}
-		out = append(out, read(c, w))
-	}
-	return out
+// placed is a pointer to a fixture part that records where it starts.
+type placed[T any] interface {
+	*T
+	place() *Pos
 }
 
-func (p *parser) events(v *yaml.Node, where string) []EventExpect {
-	return items(p, v, where, "{kind, from?, to?, effect?}", func(c *yaml.Node, w string) EventExpect {
-		e := EventExpect{Pos: p.pos(c)}
-		p.fields(c, w, nil, p.eventFields(&e, w))
-		return e
-	})
+func (e *ErrorExpect) place() *Pos    { return &e.Pos }
+func (e *HostCallExpect) place() *Pos { return &e.Pos }
+func (e *InboxExpect) place() *Pos    { return &e.Pos }
+func (e *JobExpect) place() *Pos      { return &e.Pos }
+func (e *EventExpect) place() *Pos    { return &e.Pos }
+func (e *FileExpect) place() *Pos     { return &e.Pos }
+
+// record is the reader of a mapping (where is its place) into a new T at
+// its position, through the table fields makes for it; ignored: the keys
+// upstream reads to no effect.
+func record[T any, PT placed[T]](p *parser, ignored map[string]string, fields func(PT, string) yamlnode.Fields) func(v *yaml.Node, where string) PT {
+	return func(v *yaml.Node, where string) PT {
+		t := PT(new(T))
+		*t.place() = p.pos(v)
+		p.fields(v, where, ignored, fields(t, where))
+		return t
+	}
+}
+
+// items is the reader of a list (where is its place) whose entries read
+// reads (an empty list: empty, non-nil); anything else is an error naming
+// want, and nil.
+func items[T any](p *parser, want string, read func(c *yaml.Node, w string) *T) func(v *yaml.Node, where string) []T {
+	return func(v *yaml.Node, where string) []T {
+		if v.Kind != yaml.SequenceNode {
+			p.errf(v, ruleShape, "%s: expected a list of %s", where, want)
+			return nil
+		}
+		out := make([]T, 0, len(v.Content))
+		for j, c := range v.Content {
+			w := yamlnode.Indexed(where, j)
+			if c = yamlnode.Deref(c); yamlnode.IsNull(c) {
+				p.warnf(c, ruleShape, "%s: null is read as an entry with no keys, as the existing engine does, and it never passes (write %s, or remove it)", w, want)
+				c = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: c.Line, Column: c.Column}
+			}
+			out = append(out, *read(c, w))
+		}
+		return out
+	}
 }
 
 func (p *parser) eventFields(e *EventExpect, w string) yamlnode.Fields {
