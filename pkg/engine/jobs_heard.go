@@ -64,8 +64,9 @@ func finishedBy(j *job, now time.Time) bool {
 // terminal-heard-lands-after-view). One whose on_complete names a target
 // waits for the next advance, where upstream keeps the session nearly
 // always (the counts: docs/compat/engine.md "A heard completion with a
-// target"). Their events go to the trace and to no fixture turn, as
-// landBetween's.
+// target"). One lands in the gap before the next user turn, as
+// landBetween's (conformance jobs-land-one-per-gap `heard`); its events go
+// to the trace and to no fixture turn.
 func (r *runner) landHeard(ctx context.Context) error {
 	vc, ok := r.clock.(*VirtualClock)
 	if !ok {
@@ -73,10 +74,14 @@ func (r *runner) landHeard(ctx context.Context) error {
 	}
 	now := vc.Now()
 	return r.stepDue(ctx, func() *job {
+		if r.gapLanded {
+			return nil
+		}
 		r.jobs.mu.Lock()
 		defer r.jobs.mu.Unlock()
 		for _, j := range r.jobs.unlandedLocked() {
 			if j.heard && finishedBy(j, now) && j.info.Status != JobAwaiting && j.answer == nil && !completesTo(j.e) {
+				r.gapLanded = true
 				return j
 			}
 		}

@@ -62,6 +62,10 @@ type runner struct {
 	// tests to reach them
 	heldCap, landCap int
 	chain            inputChain // what landed since the last user turn
+	// gapLanded: a completion landed between turns since the last user
+	// turn; on a virtual clock no other lands before the next one
+	// (landBetween)
+	gapLanded bool
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {

@@ -182,6 +182,7 @@ func (s *Session) Fire(ctx context.Context, in Input) (*Turn, error) {
 	if err := s.r.landBetween(ctx); err != nil {
 		return nil, err
 	}
+	s.r.gapLanded = false
 	gone := s.r.listenerGone
 	t, err := s.r.userTurn(ctx, in)
 	if err != nil || !gone || t == nil || len(t.Events) == 0 {
