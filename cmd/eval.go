@@ -262,11 +262,11 @@ func newEvalMergeCmd() *cobra.Command {
 // finishReport writes a run or merged report and its renderings, prints
 // its summary and sets the exit code: 1 when no candidate passed.
 func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string, renders evalRenders) error {
-	paths, err := eval.ReportPaths(v.Dataset, r, outPath, time.Now())
+	dest, err := eval.ReportPaths(v.Dataset, r, outPath, time.Now())
 	if err != nil {
 		return usagef("%v", err)
 	}
-	for _, p := range paths {
+	for _, p := range dest.Paths {
 		var err error
 		if outPath == "" { // the dataset's own reports/: its project's rule first
 			err = checkOutInsideOf(v.Dataset.Dir(), "report", p)
@@ -280,10 +280,11 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 	}
 	prev := eval.ReplacedLatest(v.Dataset, r, outPath)
 	other := ""
-	if outPath == "" && len(paths) == 1 {
+	if outPath == "" && len(dest.Paths) == 1 {
 		other = eval.LatestOfOther(v.Dataset)
 	}
-	if err := eval.WriteRunReport(r, v.Story.Dir, paths); err != nil {
+	paths, err := eval.WriteRunReport(r, v.Story.Dir, dest)
+	if err != nil {
 		return usagef("%v", err)
 	}
 	if err := showReport(c, r, renders, "", false); err != nil {

@@ -52,7 +52,9 @@ p50/p90/p95/p99 latency, avg/p95 cost from meta.cost_usd, retry_rate, fallback_r
 pass^k, the adherence bar verdict, the selection decision, failure samples,
 and the dataset/prompt/schema/toolbox hashes) goes to
 evals/reports/<call>/<timestamp>.json and latest.json, written atomically:
-an interrupted run (Ctrl-C) writes nothing. The report's eval field names the
+an interrupted run (Ctrl-C) writes nothing. The timestamped file never
+replaces another: a second run within the same second writes
+<timestamp>_2.json (then _3, ...). The report's eval field names the
 dataset (its file name without .yaml); when latest.json is the report of
 another dataset of the same call, the run keeps it (it is that dataset's
 evidence) and writes the timestamped file alone, which is then this
