@@ -251,7 +251,7 @@ func newEvalMergeCmd() *cobra.Command {
 			if err != nil {
 				return findingf("%v", err)
 			}
-			return finishReport(c, v, r, outPath, renders)
+			return finishReport(c, v, r, outPath, renders, false)
 		},
 	}
 	c.Flags().StringVarP(&outPath, "output", "o", "", "write the report to `FILE` (default: reports/<call>/<timestamp>.json and latest.json)")
@@ -260,8 +260,11 @@ func newEvalMergeCmd() *cobra.Command {
 }
 
 // finishReport writes a run or merged report and its renderings, prints
-// its summary and sets the exit code: 1 when no candidate passed.
-func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string, renders evalRenders) error {
+// its summary and sets the exit code: 1 when no candidate passed. With
+// asJSON, standard output holds the report JSON alone, as written (its
+// decision.evidence included), and the summary goes to standard error:
+// --json | jq reads one document.
+func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string, renders evalRenders, asJSON bool) error {
 	dest, err := eval.ReportPaths(v.Dataset, r, outPath, time.Now())
 	if err != nil {
 		return usagef("%v", err)
@@ -287,18 +290,26 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if err := showReport(c, r, renders, "", false); err != nil {
+	if err := writeRenders(c, r, renders, ""); err != nil {
 		return err
 	}
+	text := printableWriter{c.OutOrStdout()}
+	if asJSON {
+		text = printableWriter{c.ErrOrStderr()}
+		if err := writeJSON(c.OutOrStdout(), r); err != nil {
+			return err
+		}
+	}
+	eval.WriteReportText(text, r)
 	for _, p := range paths {
-		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "wrote %s\n", p)
+		fmt.Fprintf(text, "wrote %s\n", p)
 	}
 	if other != "" {
-		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "kept %s: it is the report of %s, another dataset of call %s (its evidence); this dataset's latest is the report above\n",
+		fmt.Fprintf(text, "kept %s: it is the report of %s, another dataset of call %s (its evidence); this dataset's latest is the report above\n",
 			filepath.Join(filepath.Dir(paths[0]), "latest.json"), other, r.Call)
 	}
 	if prev != nil && prev.Call == r.Call {
-		fmt.Fprintln(printableWriter{c.OutOrStdout()}, eval.SinceLine(prev, r))
+		fmt.Fprintln(text, eval.SinceLine(prev, r))
 	}
 	if err := v.Verdict(r); err != nil {
 		return findingf("%v", err)

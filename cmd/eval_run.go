@@ -136,12 +136,7 @@ written).`,
 				}
 				return usagef("eval run: %v", err)
 			}
-			if asJSON {
-				if err := writeJSON(c.OutOrStdout(), r); err != nil {
-					return err
-				}
-			}
-			return finishReport(c, v, r, outPath, renders)
+			return finishReport(c, v, r, outPath, renders, asJSON)
 		},
 	}
 	fl := c.Flags()
@@ -155,7 +150,7 @@ written).`,
 	fl.StringVar(&profile, "profile", "", "operator plugin profile, applied over the .kitsoki/plugins.yaml found upward from the story: its disable:, redact, budget and hooks apply as in kitsoki run")
 	addRootFlag(c, &root)
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
-	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
+	fl.BoolVar(&asJSON, "json", false, "print the report JSON alone on stdout (as written, for jq); the summary goes to stderr")
 	renders.addFlags(c, false)
 	// Upstream gated the runner behind --live; runs are live by default here.
 	fl.Bool("live", false, "accepted for compatibility: runs are live unless --cassette is given")
