@@ -252,9 +252,11 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	if d.Agent != "" && cs.Agent != "" && d.Agent != cs.Agent {
 		errf("agent", "dataset agent %q does not match call-site agent %q", d.Agent, cs.Agent)
 	}
+	var failed map[int]bool
 	if cs.SchemaPath != "" && !story.IsTemplated(cs.SchemaPath) {
-		checkExpectSchema(d, st, cs.SchemaPath, errf)
+		failed = checkExpectSchema(d, st, cs.SchemaPath, errf)
 	}
+	checkIntentLabels(d, st, failed, warnf)
 	for i, p := range d.Matrix.Profiles {
 		if p != "" && resolveProfile(st, p) == "" {
 			key := fmt.Sprintf("matrix.profiles[%d]", i)
@@ -274,12 +276,13 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 // site's schema, in the existing engine's words (LibraryText). A missing
 // or null expect is validated as null and an empty one as {}, as upstream
 // does, so such an example also says what the schema wants there.
-func checkExpectSchema(d *Dataset, st *story.Story, schemaPath string, errf func(key, format string, a ...any)) {
+func checkExpectSchema(d *Dataset, st *story.Story, schemaPath string, errf func(key, format string, a ...any)) map[int]bool {
 	sc, err := schema.NewStoryCompiler(st.Dir, st.Patterns()).Compile(schemaPath)
 	if err != nil {
 		errf("call", "read schema: %v", err)
-		return
+		return nil
 	}
+	failed := map[int]bool{}
 	for i, ex := range d.Examples {
 		key := fmt.Sprintf("examples[%d].expect", i)
 		var v any = ex.Expect
@@ -294,8 +297,10 @@ func checkExpectSchema(d *Dataset, st *story.Story, schemaPath string, errf func
 		}
 		if verr := sc.Validate(v); verr != nil {
 			errf(key, "example %q expect schema invalid: agent: schema_invalid: %s", ex.Name, verr.LibraryText())
+			failed[i] = true
 		}
 	}
+	return failed
 }
 
 // resolveProfile maps a matrix profile to the declared alias: itself, else
