@@ -122,6 +122,9 @@ func newEvalShowCmd() *cobra.Command {
 				if err != nil {
 					return evalLoadErr(err)
 				}
+				if err := refuseDashOut("--html", htmlOut); err != nil {
+					return err
+				}
 				if err := checkNotInput("--html", htmlOut, args[0]); err != nil {
 					return err
 				}
@@ -366,6 +369,9 @@ func evalLoadErr(err error) error {
 // loadDataset loads the dataset at path, refusing an output (flag out)
 // that would overwrite it.
 func loadDataset(path, flag, out string) (*eval.Dataset, error) {
+	if err := refuseDashOut(flag, out); err != nil {
+		return nil, err
+	}
 	d, err := eval.LoadDataset(path)
 	if err != nil {
 		return nil, evalLoadErr(err)
@@ -386,6 +392,19 @@ func requireValid(stderr io.Writer, v *eval.Validation, warnings bool) error {
 		return nil
 	}
 	return findingf("eval validation failed")
+}
+
+// refuseDashOut refuses "-" for -o and --html, which write a file: it
+// was taken as a file named "-" in the working directory, where --junit -
+// and --markdown - print on standard output.
+func refuseDashOut(flag, out string) error {
+	if out != "-" {
+		return nil
+	}
+	if flag == "--html" {
+		return usagef("--html -: the page is written to a file, not to standard output; name a file, e.g. --html report.html")
+	}
+	return usagef("%s -: the report is written to a file, not to standard output; name a file (%s report.json), or print the report with eval run --json or kitsoki eval show REPORT --json", flag, flag)
 }
 
 // checkNotInput refuses an output path that names the input file, which
