@@ -155,6 +155,9 @@ func profilesHint(st *story.Story, cs *CallSite) string {
 func checkHeader(d *Dataset, errf func(key, format string, a ...any)) {
 	if d.Kind != "agent_eval" {
 		errf("kind", "kind must be agent_eval")
+		if d.otherKind != "" {
+			errf("kind", "%s", otherKindMessage(d))
+		}
 	}
 	if d.App == "" {
 		errf("app", "app is required")
