@@ -33,20 +33,7 @@ func TestWriteNewRefusesAnExistingName(t *testing.T) {
 func TestWriteNewRaceHasOneWinner(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.json")
-	const writers = 8
-	var (
-		start = make(chan struct{})
-		wg    sync.WaitGroup
-		errs  = make([]error, writers)
-	)
-	for i := range writers {
-		wg.Go(func() {
-			<-start
-			errs[i] = WriteNew(path, fmt.Appendf(nil, "writer %d", i), 0o644)
-		})
-	}
-	close(start)
-	wg.Wait()
+	errs := atOnce(8, func(i int) error { return WriteNew(path, fmt.Appendf(nil, "writer %d", i), 0o644) })
 	won := -1
 	for i, err := range errs {
 		switch {
@@ -65,4 +52,21 @@ func TestWriteNewRaceHasOneWinner(t *testing.T) {
 		t.Fatalf("file holds %q, want writer %d's bytes", got, won)
 	}
 	assertNoTemp(t, dir)
+}
+
+// atOnce runs write(0) … write(n-1) in goroutines released together and
+// returns their errors.
+func atOnce(n int, write func(i int) error) []error {
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			errs[i] = write(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	return errs
 }

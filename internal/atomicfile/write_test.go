@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -140,19 +139,7 @@ func TestWriteFuncProducerError(t *testing.T) {
 func TestWriteRaceAllSucceed(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.json")
-	const writers = 8
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	errs := make([]error, writers)
-	for i := range writers {
-		wg.Go(func() {
-			<-start
-			errs[i] = Write(path, fmt.Appendf(nil, "writer %d", i), 0o644)
-		})
-	}
-	close(start)
-	wg.Wait()
-	for i, err := range errs {
+	for i, err := range atOnce(8, func(i int) error { return Write(path, fmt.Appendf(nil, "writer %d", i), 0o644) }) {
 		if err != nil {
 			t.Errorf("writer %d: %v", i, err)
 		}
