@@ -264,7 +264,7 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 		if p != "" && resolveProfile(st, p) == "" {
 			key := fmt.Sprintf("matrix.profiles[%d]", i)
 			v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, cassetteProfile: p, blocksRun: true,
-				Message: diag.ClipMessage(fmt.Sprintf("matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it without --cassette (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent.")))})
+				Message: diag.ClipMessage(fmt.Sprintf("matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it without --cassette (declare agent_plugins: agent.%s)%s", i, p, strings.TrimPrefix(p, "agent."), aliasHint(st, p)))})
 		}
 	}
 	if d.Comparator.Kind == "judge" {
@@ -308,6 +308,20 @@ func checkExpectSchema(d *Dataset, st *story.Story, schemaPath string, errf func
 
 // resolveProfile maps a matrix profile to the declared alias: itself, else
 // "agent.<profile>", else "".
+// aliasHint is "; did you mean `x`?" when profile is a misspelling of
+// one of the story's agent_plugins aliases (named without agent.), else "".
+func aliasHint(st *story.Story, profile string) string {
+	var names []string
+	for n := range st.AgentPlugins {
+		names = append(names, strings.TrimPrefix(n, "agent."))
+	}
+	slices.Sort(names)
+	if hint := yamlnode.DidYouMean(strings.TrimPrefix(profile, "agent."), names); hint != "" {
+		return "; " + hint
+	}
+	return ""
+}
+
 func resolveProfile(st *story.Story, profile string) string {
 	if st == nil {
 		return ""
