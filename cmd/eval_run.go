@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -65,7 +66,7 @@ reports/<call>/shard-i-of-n.json; combine shards with kitsoki eval merge.
 
 Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 2 usage or environment error, 130 interrupted by Ctrl-C or 143 by SIGTERM (no report
-written).`,
+written; the message says how many calls had finished).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := refuseInSandbox("eval run"); err != nil {
@@ -116,15 +117,19 @@ written).`,
 			ctx, stop := stopContext(c.Context())
 			defer stop()
 			var bar *progressbar.ProgressBar
-			if !noProgress && isTerminal(c.ErrOrStderr()) {
-				opts.Progress = func(done, total int) {
-					if bar == nil {
-						bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(c.ErrOrStderr()),
-							progressbar.OptionSetDescription("eval "+lineMessage(d.Call)), progressbar.OptionShowCount(),
-							progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
-					}
-					bar.Set(done)
+			showBar := !noProgress && isTerminal(c.ErrOrStderr())
+			var finished, total int // for the interrupted run's message
+			opts.Progress = func(done, n int) {
+				finished, total = done, n
+				if !showBar {
+					return
 				}
+				if bar == nil {
+					bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(c.ErrOrStderr()),
+						progressbar.OptionSetDescription("eval "+lineMessage(d.Call)), progressbar.OptionShowCount(),
+						progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+				}
+				bar.Set(done)
 			}
 			r, err := eval.Run(ctx, v, opts)
 			if bar != nil {
@@ -132,7 +137,7 @@ written).`,
 			}
 			if err != nil {
 				if i := interruptedBy(ctx); i != nil {
-					return interruptedError(i, "eval run", "no report written")
+					return interruptedError(i, "eval run", interruptedLost(finished, total))
 				}
 				return usagef("eval run: %v", err)
 			}
@@ -156,6 +161,16 @@ written).`,
 	fl.Bool("live", false, "accepted for compatibility: runs are live unless --cassette is given")
 	fl.MarkHidden("live")
 	return c
+}
+
+// interruptedLost says what an interrupted eval run lost: the calls that
+// had finished are in no report, and how to run a long matrix in parts.
+func interruptedLost(finished, total int) string {
+	had := "no call had finished"
+	if total > 0 {
+		had = fmt.Sprintf("%d of %d calls had finished", finished, total)
+	}
+	return "no report written (" + had + "; a long run can go in parts: --shard i/n, then kitsoki eval merge)"
 }
 
 // parseShard is a --shard i/n value (0, 0 for "").
