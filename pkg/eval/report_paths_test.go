@@ -61,11 +61,18 @@ func TestStampedReportsAtOnceAreKept(t *testing.T) {
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	errs := make([]error, runs)
+	b, err := rep.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range runs {
-		r := *rep
+		r, err := parseReport("r", b) // each run's own report, as each process has
+		if err != nil {
+			t.Fatal(err)
+		}
 		wg.Go(func() {
 			<-start
-			_, errs[i] = WriteRunReport(&r, v.Story.Dir, ReportDest{Paths: DefaultReportPaths(v.Dataset, &r, fixedNow()).Paths[:1], Stamped: true})
+			_, errs[i] = WriteRunReport(r, v.Story.Dir, ReportDest{Paths: DefaultReportPaths(v.Dataset, r, fixedNow()).Paths[:1], Stamped: true})
 		})
 	}
 	close(start)
