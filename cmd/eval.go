@@ -122,6 +122,9 @@ func newEvalShowCmd() *cobra.Command {
 				if err != nil {
 					return evalLoadErr(err)
 				}
+				if err := refuseDashOut("--html", htmlOut); err != nil {
+					return err
+				}
 				if err := checkNotInput("--html", htmlOut, args[0]); err != nil {
 					return err
 				}
@@ -251,7 +254,7 @@ func newEvalMergeCmd() *cobra.Command {
 			if err != nil {
 				return findingf("%v", err)
 			}
-			return finishReport(c, v, r, outPath, renders)
+			return finishReport(c, v, r, outPath, renders, false)
 		},
 	}
 	c.Flags().StringVarP(&outPath, "output", "o", "", "write the report to `FILE` (default: reports/<call>/<timestamp>.json and latest.json)")
@@ -260,13 +263,16 @@ func newEvalMergeCmd() *cobra.Command {
 }
 
 // finishReport writes a run or merged report and its renderings, prints
-// its summary and sets the exit code: 1 when no candidate passed.
-func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string, renders evalRenders) error {
-	paths, err := eval.ReportPaths(v.Dataset, r, outPath, time.Now())
+// its summary and sets the exit code: 1 when no candidate passed. With
+// asJSON, standard output holds the report JSON alone, as written (its
+// decision.evidence included), and the summary goes to standard error:
+// --json | jq reads one document.
+func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string, renders evalRenders, asJSON bool) error {
+	dest, err := eval.ReportPaths(v.Dataset, r, outPath, time.Now())
 	if err != nil {
 		return usagef("%v", err)
 	}
-	for _, p := range paths {
+	for _, p := range dest.Paths {
 		var err error
 		if outPath == "" { // the dataset's own reports/: its project's rule first
 			err = checkOutInsideOf(v.Dataset.Dir(), "report", p)
@@ -280,24 +286,33 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 	}
 	prev := eval.ReplacedLatest(v.Dataset, r, outPath)
 	other := ""
-	if outPath == "" && len(paths) == 1 {
+	if outPath == "" && len(dest.Paths) == 1 {
 		other = eval.LatestOfOther(v.Dataset)
 	}
-	if err := eval.WriteRunReport(r, v.Story.Dir, paths); err != nil {
+	paths, err := eval.WriteRunReport(r, v.Story.Dir, dest)
+	if err != nil {
 		return usagef("%v", err)
 	}
-	if err := showReport(c, r, renders, "", false); err != nil {
+	if err := writeRenders(c, r, renders, ""); err != nil {
 		return err
 	}
+	text := printableWriter{c.OutOrStdout()}
+	if asJSON {
+		text = printableWriter{c.ErrOrStderr()}
+		if err := writeJSON(c.OutOrStdout(), r); err != nil {
+			return err
+		}
+	}
+	eval.WriteReportText(text, r)
 	for _, p := range paths {
-		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "wrote %s\n", p)
+		fmt.Fprintf(text, "wrote %s\n", p)
 	}
 	if other != "" {
-		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "kept %s: it is the report of %s, another dataset of call %s (its evidence); this dataset's latest is the report above\n",
+		fmt.Fprintf(text, "kept %s: it is the report of %s, another dataset of call %s (its evidence); this dataset's latest is the report above\n",
 			filepath.Join(filepath.Dir(paths[0]), "latest.json"), other, r.Call)
 	}
 	if prev != nil && prev.Call == r.Call {
-		fmt.Fprintln(printableWriter{c.OutOrStdout()}, eval.SinceLine(prev, r))
+		fmt.Fprintln(text, eval.SinceLine(prev, r))
 	}
 	if err := v.Verdict(r); err != nil {
 		return findingf("%v", err)
@@ -354,6 +369,9 @@ func evalLoadErr(err error) error {
 // loadDataset loads the dataset at path, refusing an output (flag out)
 // that would overwrite it.
 func loadDataset(path, flag, out string) (*eval.Dataset, error) {
+	if err := refuseDashOut(flag, out); err != nil {
+		return nil, err
+	}
 	d, err := eval.LoadDataset(path)
 	if err != nil {
 		return nil, evalLoadErr(err)
@@ -374,6 +392,19 @@ func requireValid(stderr io.Writer, v *eval.Validation, warnings bool) error {
 		return nil
 	}
 	return findingf("eval validation failed")
+}
+
+// refuseDashOut refuses "-" for -o and --html, which write a file: it
+// was taken as a file named "-" in the working directory, where --junit -
+// and --markdown - print on standard output.
+func refuseDashOut(flag, out string) error {
+	if out != "-" {
+		return nil
+	}
+	if flag == "--html" {
+		return usagef("--html -: the page is written to a file, not to standard output; name a file, e.g. --html report.html")
+	}
+	return usagef("%s -: the report is written to a file, not to standard output; name a file (%s report.json), or print the report with eval run --json or kitsoki eval show REPORT --json", flag, flag)
 }
 
 // checkNotInput refuses an output path that names the input file, which

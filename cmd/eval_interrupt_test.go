@@ -15,11 +15,12 @@ import (
 )
 
 // TestEvalRunInterruptWritesNothing builds the real binary and the eval
-// test plugin, starts eval run against a plugin that never answers, sends
+// test plugin, starts eval run (-j 1) against a plugin that answers the
+// first candidate's call and never the second's, sends
 // SIGINT (then, run again, SIGTERM) once the call has reached the plugin,
 // and checks: exit 130 (143 for SIGTERM), one line saying what was
-// interrupted, no report file (not even a temporary one), and the plugin
-// process is gone.
+// interrupted and how many calls had finished, no report file (not even
+// a temporary one), and the plugin process is gone.
 func TestEvalRunInterruptWritesNothing(t *testing.T) {
 	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
@@ -34,15 +35,15 @@ agent_plugins:
     command: %q
     env: {EVAL_HANGFILE: %q}
 `, plugin, hangFile) + evalPickStates,
-		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug], models: {plug: [hang]}}\ncomparator: exact\nexamples: [{name: a, expect: {x: 1}}]\n",
+		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug], models: {plug: [good, hang]}}\ncomparator: exact\nexamples: [{name: a, expect: {x: 1}}]\n",
 	})
 	for _, sig := range interruptSignals {
 		os.Remove(hangFile)
-		p := startProcess(t, "", bin, "eval", "run", filepath.Join(dir, "evals", "pick.yaml"))
+		p := startProcess(t, "", bin, "eval", "run", "-j", "1", filepath.Join(dir, "evals", "pick.yaml"))
 		// The plugin writes its pid when the call for the hanging model has
 		// arrived: the interrupt lands while the call is in flight.
 		pid := p.waitForPID(t, hangFile)
-		if code := p.stop(t, sig.sig); code != sig.code || !strings.Contains(p.out.String(), "kitsoki: eval run interrupted by "+sig.name+": no report written\n") {
+		if code := p.stop(t, sig.sig); code != sig.code || !strings.Contains(p.out.String(), "kitsoki: eval run interrupted by "+sig.name+": no report written (1 of 2 calls had finished; a long run can go in parts: --shard i/n, then kitsoki eval merge)\n") {
 			t.Errorf("%v: exit %d, want %d:\n%s", sig.sig, code, sig.code, p.out.String())
 		}
 		if ents, err := os.ReadDir(filepath.Join(dir, "evals", "reports")); err == nil {

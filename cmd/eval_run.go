@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -52,7 +53,9 @@ p50/p90/p95/p99 latency, avg/p95 cost from meta.cost_usd, retry_rate, fallback_r
 pass^k, the adherence bar verdict, the selection decision, failure samples,
 and the dataset/prompt/schema/toolbox hashes) goes to
 evals/reports/<call>/<timestamp>.json and latest.json, written atomically:
-an interrupted run (Ctrl-C) writes nothing. The report's eval field names the
+an interrupted run (Ctrl-C) writes nothing. The timestamped file never
+replaces another: a second run within the same second writes
+<timestamp>_2.json (then _3, ...). The report's eval field names the
 dataset (its file name without .yaml); when latest.json is the report of
 another dataset of the same call, the run keeps it (it is that dataset's
 evidence) and writes the timestamped file alone, which is then this
@@ -63,7 +66,7 @@ reports/<call>/shard-i-of-n.json; combine shards with kitsoki eval merge.
 
 Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 2 usage or environment error, 130 interrupted by Ctrl-C or 143 by SIGTERM (no report
-written).`,
+written; the message says how many calls had finished).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := refuseInSandbox("eval run"); err != nil {
@@ -114,15 +117,19 @@ written).`,
 			ctx, stop := stopContext(c.Context())
 			defer stop()
 			var bar *progressbar.ProgressBar
-			if !noProgress && isTerminal(c.ErrOrStderr()) {
-				opts.Progress = func(done, total int) {
-					if bar == nil {
-						bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(c.ErrOrStderr()),
-							progressbar.OptionSetDescription("eval "+lineMessage(d.Call)), progressbar.OptionShowCount(),
-							progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
-					}
-					bar.Set(done)
+			showBar := !noProgress && isTerminal(c.ErrOrStderr())
+			var finished, total int // for the interrupted run's message
+			opts.Progress = func(done, n int) {
+				finished, total = done, n
+				if !showBar {
+					return
 				}
+				if bar == nil {
+					bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(c.ErrOrStderr()),
+						progressbar.OptionSetDescription("eval "+lineMessage(d.Call)), progressbar.OptionShowCount(),
+						progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+				}
+				bar.Set(done)
 			}
 			r, err := eval.Run(ctx, v, opts)
 			if bar != nil {
@@ -130,16 +137,11 @@ written).`,
 			}
 			if err != nil {
 				if i := interruptedBy(ctx); i != nil {
-					return interruptedError(i, "eval run", "no report written")
+					return interruptedError(i, "eval run", interruptedLost(finished, total))
 				}
 				return usagef("eval run: %v", err)
 			}
-			if asJSON {
-				if err := writeJSON(c.OutOrStdout(), r); err != nil {
-					return err
-				}
-			}
-			return finishReport(c, v, r, outPath, renders)
+			return finishReport(c, v, r, outPath, renders, asJSON)
 		},
 	}
 	fl := c.Flags()
@@ -153,12 +155,22 @@ written).`,
 	fl.StringVar(&profile, "profile", "", "operator plugin profile, applied over the .kitsoki/plugins.yaml found upward from the story: its disable:, redact, budget and hooks apply as in kitsoki run")
 	addRootFlag(c, &root)
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
-	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
+	fl.BoolVar(&asJSON, "json", false, "print the report JSON alone on stdout (as written, for jq); the summary goes to stderr")
 	renders.addFlags(c, false)
 	// Upstream gated the runner behind --live; runs are live by default here.
 	fl.Bool("live", false, "accepted for compatibility: runs are live unless --cassette is given")
 	fl.MarkHidden("live")
 	return c
+}
+
+// interruptedLost says what an interrupted eval run lost: the calls that
+// had finished are in no report, and how to run a long matrix in parts.
+func interruptedLost(finished, total int) string {
+	had := "no call had finished"
+	if total > 0 {
+		had = fmt.Sprintf("%d of %d calls had finished", finished, total)
+	}
+	return "no report written (" + had + "; a long run can go in parts: --shard i/n, then kitsoki eval merge)"
 }
 
 // parseShard is a --shard i/n value (0, 0 for "").

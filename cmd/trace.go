@@ -86,7 +86,7 @@ func corruptErr(err error) error {
 // (the message may quote the trace).
 func traceMsg(ce *trace.CorruptError) string {
 	if ce.Line > 0 {
-		return termsafe.Printable(fmt.Sprintf("%s:%d: %s", ce.Name, ce.Line, ce.Msg))
+		return termsafe.Printable(fmt.Sprintf("%s:%d: %s%s", ce.Name, ce.Line, ce.Msg, otherKindHint(ce)))
 	}
 	return termsafe.Printable(fmt.Sprintf("%s: %s", ce.Name, ce.Msg))
 }

@@ -25,10 +25,20 @@ const sweepBatch = 1024
 // sweepStale removes from dir the temporary files of earlier writes of
 // base that a dead writer left. Failures are ignored: a leftover is
 // litter, never a reason to fail the write that just succeeded.
+//
+// An empty one is kept: a writer locks its temporary file just after
+// creating it and writes only once it holds the lock, so a file with
+// bytes in it and a free lock is a dead writer's, while an empty one may
+// be a live writer's not locked yet (two writes of one target at once: a
+// sweep in that moment removed the other's file and failed its write).
 func sweepStale(fsys fsys, dir, base string) {
 	prefix := "." + base + ".tmp-"
-	sweepDead(fsys, dir, func(name string) bool { return strings.HasPrefix(name, prefix) }, nil)
+	sweepDead(fsys, dir, func(name string) bool { return strings.HasPrefix(name, prefix) }, &guard{ready: written})
 }
+
+// written reports whether a temporary file has bytes in it: its writer
+// held the lock before writing them.
+func written(st os.FileInfo) bool { return st.Size() > 0 }
 
 // SweepDead removes from dir the regular files whose names match accepts
 // and whose lock ([filelock.Try]) no live process holds: the scratch files
@@ -48,7 +58,8 @@ func SweepDeadGuards(dir string, match func(name string) bool, ready func(os.Fil
 }
 
 // guard is what SweepDeadGuards asks of a lock file (nil: SweepDead's
-// scratch file, which guards nothing).
+// scratch file, which guards nothing; a nil guarded: a file that guards
+// nothing, removed once ready).
 type guard struct {
 	ready   func(os.FileInfo) bool
 	guarded func(string) bool
@@ -92,7 +103,7 @@ func removeIfDead(fsys fsys, p string, g *guard) {
 		f.Close()
 		return
 	}
-	if g != nil && !g.guarded(p) {
+	if g != nil && g.guarded != nil && !g.guarded(p) {
 		f.Close()
 		return
 	}

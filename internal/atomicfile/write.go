@@ -105,6 +105,18 @@ func WriteEntry(path string, data []byte, perm fs.FileMode) error {
 // replace writes path whole through a temporary file renamed over it,
 // every step through fsys.
 func replace(fsys fsys, path string, perm fs.FileMode, write func(io.Writer) error) error {
+	return place(fsys, path, perm, write, renameOver)
+}
+
+// renameOver puts the written temporary file in place of whatever has
+// the target's name: tmp is gone after it.
+func renameOver(fsys fsys, tmp, path string) (tmpLeft bool, err error) {
+	return false, fsys.Rename(tmp, path)
+}
+
+// place writes path whole through a temporary file in its directory that
+// put gives the target's name, every step through fsys.
+func place(fsys fsys, path string, perm fs.FileMode, write func(io.Writer) error, put func(fsys fsys, tmp, path string) (tmpLeft bool, err error)) error {
 	dir := filepath.Dir(path)
 	if err := fsys.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create its directory: %w", causeError{err})
@@ -131,16 +143,19 @@ func replace(fsys fsys, path string, perm fs.FileMode, write func(io.Writer) err
 			werr = cerr
 		}
 	}
+	tmpLeft := true
 	if werr == nil {
-		werr = fsys.Rename(tmp, path)
+		tmpLeft, werr = put(fsys, tmp, path)
 	}
 	if filelock.RemovableWhileHeld {
 		// closed only once renamed, so its lock marks it live until it has
 		// its final name; the data is synced, so the close has nothing to report
 		f.Close()
 	}
-	if werr != nil {
+	if tmpLeft {
 		fsys.Remove(tmp)
+	}
+	if werr != nil {
 		return causeError{werr}
 	}
 	sweepStale(fsys, dir, filepath.Base(path))

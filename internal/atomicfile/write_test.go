@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -127,6 +128,24 @@ func TestWriteFuncProducerError(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != "old" {
 		t.Fatalf("target changed to %q", got)
+	}
+	assertNoTemp(t, dir)
+}
+
+// Writers of one target at once all succeed, the last rename's bytes
+// whole in it: one's sweep of dead writers' temporary files never takes
+// another's that is created but not locked yet (it failed 3 runs in 20
+// of eight writers).
+func TestWriteRaceAllSucceed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	for i, err := range atOnce(8, func(i int) error { return Write(path, fmt.Appendf(nil, "writer %d", i), 0o644) }) {
+		if err != nil {
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	if got, _ := os.ReadFile(path); !strings.HasPrefix(string(got), "writer ") {
+		t.Errorf("file holds %q", got)
 	}
 	assertNoTemp(t, dir)
 }

@@ -31,9 +31,13 @@ type Dataset struct {
 	Examples   []Example
 	Selection  *DatasetSelection
 
-	// Findings are the problems found while parsing (types, unknown keys).
+	// Findings are the problems found while parsing (types, unknown keys);
+	// none for a file of another kind (otherKind).
 	Findings []Finding
-	pos      map[string]story.Pos
+	// otherKind says what the file is when it is another kitsoki file (a
+	// story, a cassette): see otherKind.
+	otherKind string
+	pos       map[string]story.Pos
 }
 
 // Task is the dataset's task: block.

@@ -95,6 +95,9 @@ func parseDatasetWithin(name, shown string, data []byte, maxNodes int) (*Dataset
 	p := &dparser{d: d}
 	p.Walker = yamlnode.NewWalker(name, len(data), &p.diags, datasetRules)
 	p.top(root)
+	if d.otherKind = otherKind(d.Kind, root); d.otherKind != "" {
+		return d, nil // its keys are another format's: one finding says so (checkHeader)
+	}
 	for _, dg := range p.diags {
 		d.Findings = append(d.Findings, Finding{Pos: story.Pos{File: dg.File, Line: dg.Line, Col: dg.Col}, Severity: dg.Severity, Message: diag.ClipMessage(dg.Message)})
 	}

@@ -156,6 +156,7 @@ func TestRules(t *testing.T) {
 		{"profiles empty", "profiles: [plug]", "profiles: []", diag.Warning, "matrix.profiles is empty", 0},
 		{"profile duplicate", "profiles: [plug]", "profiles: [plug, plug]", diag.Error, `duplicate profile "plug" in matrix.profiles`, 8},
 		{"profile undeclared", "profiles: [plug]", "profiles: [plug, ghost]", diag.Warning, `matrix.profiles[1] "ghost" is not an agent_plugins alias of the app`, 8},
+		{"profile misspelt", "profiles: [plug]", "profiles: [plug, plgu]", diag.Warning, `matrix.profiles[1] "plgu" is not an agent_plugins alias of the app; eval run cannot reach it without --cassette (declare agent_plugins: agent.plgu); did you mean ` + "`plug`?", 8},
 		{"models unknown profile", "    plug: [good]", "    plug: [good]\n    other: [x]", diag.Error, "matrix.models.other names a profile that is not in matrix.profiles", 11},
 		{"models duplicate", "plug: [good]", "plug: [good, good]", diag.Error, `duplicate model "good" in matrix.models.plug`, 10},
 		{"rate unknown profile", "repeat: 2", "repeat: 2\n  cost_per_hour_usd: {other: 1}", diag.Error, "matrix.cost_per_hour_usd.other names a profile that is not in matrix.profiles", 13},

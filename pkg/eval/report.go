@@ -263,7 +263,7 @@ func latestReport(d *Dataset) (*Report, error) {
 			continue
 		}
 		t, _ := time.Parse(time.RFC3339, r.GeneratedAt)
-		if best == nil || t.After(bestT) {
+		if best == nil || t.After(bestT) || (t.Equal(bestT) && stampSeq(f) > stampSeq(best.Path)) {
 			best, bestT = r, t
 		}
 	}

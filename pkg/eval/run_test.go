@@ -97,7 +97,7 @@ func TestRunEndToEnd(t *testing.T) {
 	checkEndToEndSamples(t, rep)
 	// Written, it is the latest report and the dataset is passing.
 	paths := DefaultReportPaths(v.Dataset, rep, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
-	if err := WriteRunReport(rep, v.Story.Dir, paths); err != nil {
+	if _, err := WriteRunReport(rep, v.Story.Dir, paths); err != nil {
 		t.Fatal(err)
 	}
 	st, latest, err := DatasetStatus(v)

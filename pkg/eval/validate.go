@@ -155,6 +155,9 @@ func profilesHint(st *story.Story, cs *CallSite) string {
 func checkHeader(d *Dataset, errf func(key, format string, a ...any)) {
 	if d.Kind != "agent_eval" {
 		errf("kind", "kind must be agent_eval")
+		if d.otherKind != "" {
+			errf("kind", "%s", otherKindMessage(d))
+		}
 	}
 	if d.App == "" {
 		errf("app", "app is required")
@@ -252,14 +255,16 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	if d.Agent != "" && cs.Agent != "" && d.Agent != cs.Agent {
 		errf("agent", "dataset agent %q does not match call-site agent %q", d.Agent, cs.Agent)
 	}
+	var failed map[int]bool
 	if cs.SchemaPath != "" && !story.IsTemplated(cs.SchemaPath) {
-		checkExpectSchema(d, st, cs.SchemaPath, errf)
+		failed = checkExpectSchema(d, st, cs.SchemaPath, errf)
 	}
+	checkIntentLabels(d, st, failed, warnf)
 	for i, p := range d.Matrix.Profiles {
 		if p != "" && resolveProfile(st, p) == "" {
 			key := fmt.Sprintf("matrix.profiles[%d]", i)
 			v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, cassetteProfile: p, blocksRun: true,
-				Message: diag.ClipMessage(fmt.Sprintf("matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it without --cassette (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent.")))})
+				Message: diag.ClipMessage(fmt.Sprintf("matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it without --cassette (declare agent_plugins: agent.%s)%s", i, p, strings.TrimPrefix(p, "agent."), aliasHint(st, p)))})
 		}
 	}
 	if d.Comparator.Kind == "judge" {
@@ -274,12 +279,13 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 // site's schema, in the existing engine's words (LibraryText). A missing
 // or null expect is validated as null and an empty one as {}, as upstream
 // does, so such an example also says what the schema wants there.
-func checkExpectSchema(d *Dataset, st *story.Story, schemaPath string, errf func(key, format string, a ...any)) {
+func checkExpectSchema(d *Dataset, st *story.Story, schemaPath string, errf func(key, format string, a ...any)) map[int]bool {
 	sc, err := schema.NewStoryCompiler(st.Dir, st.Patterns()).Compile(schemaPath)
 	if err != nil {
 		errf("call", "read schema: %v", err)
-		return
+		return nil
 	}
+	failed := map[int]bool{}
 	for i, ex := range d.Examples {
 		key := fmt.Sprintf("examples[%d].expect", i)
 		var v any = ex.Expect
@@ -294,12 +300,28 @@ func checkExpectSchema(d *Dataset, st *story.Story, schemaPath string, errf func
 		}
 		if verr := sc.Validate(v); verr != nil {
 			errf(key, "example %q expect schema invalid: agent: schema_invalid: %s", ex.Name, verr.LibraryText())
+			failed[i] = true
 		}
 	}
+	return failed
 }
 
 // resolveProfile maps a matrix profile to the declared alias: itself, else
 // "agent.<profile>", else "".
+// aliasHint is "; did you mean `x`?" when profile is a misspelling of
+// one of the story's agent_plugins aliases (named without agent.), else "".
+func aliasHint(st *story.Story, profile string) string {
+	var names []string
+	for n := range st.AgentPlugins {
+		names = append(names, strings.TrimPrefix(n, "agent."))
+	}
+	slices.Sort(names)
+	if hint := yamlnode.DidYouMean(strings.TrimPrefix(profile, "agent."), names); hint != "" {
+		return "; " + hint
+	}
+	return ""
+}
+
 func resolveProfile(st *story.Story, profile string) string {
 	if st == nil {
 		return ""

@@ -1,0 +1,72 @@
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// A second write of a name WriteNew already wrote is refused with
+// fs.ErrExist, the first file left whole; a new name is written.
+func TestWriteNewRefusesAnExistingName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "reports", "r.json")
+	if err := WriteNew(path, []byte("first"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteNew(path, []byte("second"), 0o644)
+	if !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("second WriteNew: %v, want fs.ErrExist", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "first" {
+		t.Fatalf("after the refused write the file holds %q, want first", got)
+	}
+	assertNoTemp(t, filepath.Dir(path))
+}
+
+// Writers racing for one new name: exactly one wins, the others are told
+// the name is taken, and the file holds the winner's bytes whole.
+func TestWriteNewRaceHasOneWinner(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	errs := atOnce(8, func(i int) error { return WriteNew(path, fmt.Appendf(nil, "writer %d", i), 0o644) })
+	won := -1
+	for i, err := range errs {
+		switch {
+		case err == nil && won >= 0:
+			t.Fatalf("writers %d and %d both wrote %s", won, i, path)
+		case err == nil:
+			won = i
+		case !errors.Is(err, fs.ErrExist):
+			t.Fatalf("writer %d: %v, want fs.ErrExist", i, err)
+		}
+	}
+	if won < 0 {
+		t.Fatal("no writer wrote the file")
+	}
+	if got, _ := os.ReadFile(path); string(got) != fmt.Sprintf("writer %d", won) {
+		t.Fatalf("file holds %q, want writer %d's bytes", got, won)
+	}
+	assertNoTemp(t, dir)
+}
+
+// atOnce runs write(0) … write(n-1) in goroutines released together and
+// returns their errors.
+func atOnce(n int, write func(i int) error) []error {
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			errs[i] = write(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
