@@ -31,7 +31,7 @@ root gets no document served.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx, stop := stopContext(c.Context())
 			defer stop()
-			s := lsp.New(lsp.Options{Debounce: debounce, Version: versionString(), Root: root})
+			s := lsp.New(lsp.Options{Debounce: debounce, Version: versionString(), Root: root, Stderr: c.ErrOrStderr()})
 			return s.Serve(ctx, stdio{})
 		},
 	}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -34,6 +35,10 @@ type Options struct {
 	// defaultMaxOpenBytes): a buffer that does not fit is not held, and the
 	// file is checked as saved on disk (held.go).
 	MaxOpenBytes int64
+	// Stderr receives the stack of a panic caught in a request or a
+	// check (panic_guard.go); nil discards it. kitsoki lsp wires its
+	// stderr (stdout is the protocol).
+	Stderr io.Writer
 }
 
 // DefaultDebounce is the re-check delay after an edit.
@@ -175,7 +180,10 @@ func (s *Server) initialized(*glsp.Context, *protocol.InitializedParams) error {
 	watch := s.watch
 	s.mu.Unlock()
 	if watch {
-		go s.watchProfiles()
+		go func() {
+			defer s.survive("the coverage profile watch", "its registration")
+			s.watchProfiles()
+		}()
 	}
 	return nil
 }
@@ -316,6 +324,7 @@ func (s *Server) schedule(path string, delay time.Duration) {
 	}
 	var t *time.Timer
 	t = time.AfterFunc(delay, func() {
+		defer s.survive("the debounce of "+path, "finding its stories")
 		ms := s.manifestsOf(path)
 		s.mu.Lock()
 		defer s.mu.Unlock()
