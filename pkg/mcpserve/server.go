@@ -89,6 +89,7 @@ type Server struct {
 
 	calls     context.Context    // every call's context is also cancelled by ...
 	stopCalls context.CancelFunc // ... this, which Close calls first
+	bySession sessionCalls       // and by the end of its HTTP session
 
 	reloadMu sync.Mutex // one reload at a time
 	mu       sync.Mutex // guards cur, closed
@@ -107,7 +108,7 @@ func New(opts Options) (*Server, error) {
 	s.session = "mcp-" + s.generation
 	s.calls, s.stopCalls = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: cmp.Or(opts.Version, "dev")}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
-	s.mcp.AddReceivingMiddleware(s.refreshOnRequest)
+	s.mcp.AddReceivingMiddleware(s.guardPanics, s.refreshOnRequest)
 	c, err := s.build()
 	if err != nil {
 		return nil, err
@@ -219,6 +220,7 @@ func (s *Server) Apply(c *Catalog) bool {
 	s.mu.Unlock()
 	if old != nil {
 		go func() {
+			defer s.survive("closing the replaced catalog", "closing its transports")
 			old.inflight.Wait()
 			old.close()
 		}()
@@ -288,9 +290,16 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			_ = s.Refresh()
+			s.watchRefresh()
 		}
 	}
+}
+
+// watchRefresh is the watcher's Refresh: a panic in the reload (the
+// story's load, the profile's) is logged and the watcher goes on.
+func (s *Server) watchRefresh() {
+	defer s.survive("the watcher", "the reload")
+	_ = s.Refresh()
 }
 
 // Close stops serving: the calls under way are cancelled (a plugin that
@@ -342,6 +351,11 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		ctx, cancel := context.WithCancelCause(ctx)
 		defer cancel(nil)
 		defer context.AfterFunc(s.calls, func() { cancel(errShuttingDown) })()
+		if id := sessionID(req); id != "" {
+			sctx, leave := s.bySession.enter(id)
+			defer leave()
+			defer context.AfterFunc(sctx, func() { cancel(context.Cause(sctx)) })()
+		}
 		t := c.Tools[name]
 		if t == nil {
 			return notOffered(c, name), nil
@@ -381,6 +395,14 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		}
 		return boundResult(name, out, len(res.Submission), cmp.Or(max(s.opts.MaxResult, 0), DefaultMaxResult)), nil
 	}
+}
+
+// sessionID is the HTTP session of req ("" over stdio, which has one).
+func sessionID(req *mcp.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	return req.Session.ID()
 }
 
 func toolError(msg string) *mcp.CallToolResult {
