@@ -5,7 +5,6 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -24,7 +23,7 @@ import (
 func TestPanicInRequestFailsOnlyThatRequest(t *testing.T) {
 	dir := storytest.TempCopy(t, "testdata/demo")
 	room := filepath.Join(dir, "rooms", "work.yaml")
-	stderr := &lockedWriter{}
+	stderr := &storytest.SyncBuffer{}
 	srv := New(Options{Debounce: 0, Stderr: stderr})
 	srv.proto.TextDocumentHover = func(*glsp.Context, *protocol.HoverParams) (*protocol.Hover, error) {
 		var doc *document
@@ -58,7 +57,7 @@ func TestPanicInRequestFailsOnlyThatRequest(t *testing.T) {
 func TestPanicInCheckSparesTheNextCheck(t *testing.T) {
 	dir := storytest.TempCopy(t, "testdata/demo")
 	room := filepath.Join(dir, "rooms", "work.yaml")
-	stderr := &lockedWriter{}
+	stderr := &storytest.SyncBuffer{}
 	srv := New(Options{Debounce: 0, Stderr: stderr})
 	var boom atomic.Bool
 	boom.Store(true)
@@ -79,22 +78,4 @@ func TestPanicInCheckSparesTheNextCheck(t *testing.T) {
 	boom.Store(false)
 	change(c, room, "bogus_key: 1\n"+text, 2)
 	c.WaitUntil(room, func(p lsptest.Published) bool { return p.Version != nil && *p.Version == 2 && len(p.Diagnostics) > 0 })
-}
-
-// lockedWriter is an Options.Stderr the server's goroutines share.
-type lockedWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }

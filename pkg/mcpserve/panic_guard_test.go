@@ -1,37 +1,18 @@
 package mcpserve
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 )
-
-// lockedBuffer is a log destination the server's goroutines share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // A panic under a tool call (here the trace sink's, which the agent layer
 // calls on the request's goroutine, as it would a trace writer's bug) fails
@@ -49,7 +30,7 @@ func TestPanicInToolCallFailsOnlyThatCall(t *testing.T) {
 				}
 				return nil
 			})
-			logs := &lockedBuffer{}
+			logs := &storytest.SyncBuffer{}
 			_, dir := writeStory(t, storyYAML(upstream(t)))
 			s, err := New(Options{StoryPath: dir, Sink: sink, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 			if err != nil {
