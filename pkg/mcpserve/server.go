@@ -195,13 +195,33 @@ func (s *Server) build() (*Catalog, error) {
 // was applied. The SDK's tool set is updated, which sends
 // notifications/tools/list_changed to connected clients.
 func (s *Server) Apply(c *Catalog) bool {
-	s.mu.Lock()
-	if s.closed || (s.cur != nil && c.Generation == s.cur.Generation && c.Revision <= s.cur.Revision) {
-		s.mu.Unlock()
+	old, applied := s.swap(c)
+	if !applied {
 		c.close()
 		return false
 	}
-	old := s.cur
+	if old != nil {
+		go func() {
+			defer s.survive("closing the replaced catalog", "closing its transports")
+			old.inflight.Wait()
+			old.close()
+		}()
+	}
+	return true
+}
+
+// swap makes c current and the SDK's tools c's, unless the server is
+// closed or a newer catalog is current, and returns the one it replaced.
+// s.mu is released by a defer: the SDK's AddTool panics on a tool it
+// refuses, and a request's recovered panic (guardPanics) must not leave
+// every later request waiting on the lock.
+func (s *Server) swap(c *Catalog) (old *Catalog, applied bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || (s.cur != nil && c.Generation == s.cur.Generation && c.Revision <= s.cur.Revision) {
+		return nil, false
+	}
+	old = s.cur
 	s.cur = c
 	var gone []string
 	if old != nil {
@@ -217,15 +237,7 @@ func (s *Server) Apply(c *Catalog) bool {
 	if len(gone) > 0 {
 		s.mcp.RemoveTools(gone...)
 	}
-	s.mu.Unlock()
-	if old != nil {
-		go func() {
-			defer s.survive("closing the replaced catalog", "closing its transports")
-			old.inflight.Wait()
-			old.close()
-		}()
-	}
-	return true
+	return old, true
 }
 
 func (s *Server) mcpTool(c *Catalog, t *Tool) *mcp.Tool {
