@@ -1,5 +1,5 @@
 // Package panicked owns the one wording of a panic kitsoki caught ([Error],
-// [Catch]): the failure of the one call it happened in, naming that call, the
+// [New]): the failure of the one call it happened in, naming that call, the
 // part that panicked and what to send with the report. It must not decide
 // where the stack goes (a trace, stderr) or what the call's failure does
 // next: its callers do.

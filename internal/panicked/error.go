@@ -9,8 +9,8 @@ import (
 	"kitsoki/internal/human"
 )
 
-// MaxValue bounds the panic value in the message.
-const MaxValue = 200
+// maxValue bounds the panic value in the message.
+const maxValue = 200
 
 // Error is a panic turned into the failure of the call it happened in.
 // Error() is one line without the stack; the caller writes Stack where a
@@ -38,14 +38,5 @@ func New(where, what string, v any) *Error {
 
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s panicked: %s (a kitsoki bug: please report it, with %s)",
-		e.Where, e.What, human.Clip(strings.ReplaceAll(fmt.Sprint(e.Value), "\n", " "), MaxValue), cmp.Or(e.Report, "the trace"))
-}
-
-// Catch turns a panic under way into *err, an *Error naming where and
-// what; call it deferred (defer panicked.Catch(...)), as the deferred
-// function itself, so that its recover sees the panic.
-func Catch(where, what string, err *error) {
-	if p := recover(); p != nil {
-		*err = New(where, what, p)
-	}
+		e.Where, e.What, human.Clip(strings.ReplaceAll(fmt.Sprint(e.Value), "\n", " "), maxValue), cmp.Or(e.Report, "the trace"))
 }

@@ -22,15 +22,19 @@ func TestWording(t *testing.T) {
 	if got := e.Error(); strings.Contains(got, "\n") {
 		t.Fatalf("not one line: %q", got)
 	}
-	e.Value = strings.Repeat("x", MaxValue+50)
-	if got := e.Error(); strings.Contains(got, strings.Repeat("x", MaxValue+1)) || !strings.Contains(got, "…") {
+	e.Value = strings.Repeat("x", maxValue+50)
+	if got := e.Error(); strings.Contains(got, strings.Repeat("x", maxValue+1)) || !strings.Contains(got, "…") {
 		t.Fatalf("a long value is not clipped: %q", got)
 	}
 }
 
-func TestCatch(t *testing.T) {
+func TestNew(t *testing.T) {
 	call := func() (err error) {
-		defer Catch("tool kitsoki_a_ask", "the tool call", &err)
+		defer func() {
+			if p := recover(); p != nil {
+				err = New("tool kitsoki_a_ask", "the tool call", p)
+			}
+		}()
 		var s []int
 		return fmt.Errorf("unreachable: %d", s[len(s)]) // a real runtime panic
 	}
@@ -42,10 +46,7 @@ func TestCatch(t *testing.T) {
 	if !strings.Contains(pe.Error(), "tool kitsoki_a_ask: the tool call panicked: runtime error: index out of range") {
 		t.Fatalf("message: %s", pe.Error())
 	}
-	if !strings.Contains(string(pe.Stack), "TestCatch") {
+	if !strings.Contains(string(pe.Stack), "TestNew") {
 		t.Fatalf("the stack does not show the panicking function:\n%s", pe.Stack)
-	}
-	if err := func() (err error) { defer Catch("x", "y", &err); return nil }(); err != nil {
-		t.Fatalf("no panic, got %v", err)
 	}
 }
