@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"kitsoki/internal/panicked"
 )
 
 type askOutcome struct {
@@ -29,7 +31,7 @@ func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskReq
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				ch <- askOutcome{err: Errorf(KindPluginCrash, "%s: agent panicked: %v", alias, p), inTime: cctx.Err() == nil}
+				ch <- askOutcome{err: Errorf(KindPluginCrash, "%s", panicked.New(alias, "the agent transport", p)), inTime: cctx.Err() == nil}
 			}
 		}()
 		resp, err := t.Ask(cctx, req)

@@ -450,7 +450,7 @@ func TestPanickingAgentIsPluginCrash(t *testing.T) {
 		panic("nil map")
 	}))
 	_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.bad", Verb: "ask"})
-	if agent.KindOf(err) != agent.KindPluginCrash || !strings.Contains(err.Error(), "panicked") {
+	if agent.KindOf(err) != agent.KindPluginCrash || !strings.Contains(err.Error(), "agent.bad: the agent transport panicked: nil map (a kitsoki bug: please report it") {
 		t.Fatal(err)
 	}
 }

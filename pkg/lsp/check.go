@@ -15,12 +15,20 @@ import (
 // the diagnostics of each of their files (an empty list clears a fixed
 // file). It runs with s.checkMu held, one check at a time, reading the
 // buffers when it starts, so the last publish of a file reflects its
-// latest text.
+// latest text. A panic in one story's check is recorded (caught) and the
+// others are checked.
 func (s *Server) checkStories(manifests []string) {
 	bufs := s.snapshot()
 	for _, m := range slices.Compact(slices.Sorted(slices.Values(manifests))) {
-		s.checkStory(m, bufs)
+		s.checkGuarded(m, bufs)
 	}
+}
+
+// checkGuarded is checkStory with a panic recorded (survive): the drain
+// goroutine and the request that flushed go on.
+func (s *Server) checkGuarded(manifest string, bufs buffers) {
+	defer s.survive("the check of "+manifest, "the check")
+	s.checkStory(manifest, bufs)
 }
 
 // checkStory checks the story at manifest under its project root (inside

@@ -28,7 +28,14 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 }
 
 // handle adapts one jsonrpc2 request to glsp's protocol handler.
-func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (res any, err error) {
+	defer func() {
+		// jsonrpc2 calls handle on its read loop, with no recover: a panic
+		// in any handler ended the server and the editor's session.
+		if p := recover(); p != nil {
+			res, err = nil, s.requestPanicked(conn, req, p)
+		}
+	}()
 	gc := glsp.Context{
 		Method: req.Method,
 		Notify: func(method string, params any) { _ = conn.Notify(ctx, method, params) },

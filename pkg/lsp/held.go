@@ -22,7 +22,9 @@ const defaultMaxOpenBytes = 2 * maxFile
 // sends the whole text); an editor's own edits copy a few buffers' worth.
 const maxEditWork = 1 << 30
 
-func (s *Server) maxOpen() int64 { return cmp.Or(max(s.opts.MaxOpenBytes, 0), defaultMaxOpenBytes) }
+func (s *Server) maxOpen() int64 { return s.opts.maxOpen() }
+
+func (o Options) maxOpen() int64 { return cmp.Or(max(o.MaxOpenBytes, 0), defaultMaxOpenBytes) }
 
 // hold sets d's text when it fits in what is left of MaxOpenBytes, and
 // says whether it did; one that does not is not held (d.unheld): the file

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -34,6 +35,10 @@ type Options struct {
 	// defaultMaxOpenBytes): a buffer that does not fit is not held, and the
 	// file is checked as saved on disk (held.go).
 	MaxOpenBytes int64
+	// Stderr receives the stack of a panic caught in a request or a
+	// check (panic_guard.go); nil discards it. kitsoki lsp wires its
+	// stderr (stdout is the protocol).
+	Stderr io.Writer
 }
 
 // DefaultDebounce is the re-check delay after an edit.
@@ -175,7 +180,10 @@ func (s *Server) initialized(*glsp.Context, *protocol.InitializedParams) error {
 	watch := s.watch
 	s.mu.Unlock()
 	if watch {
-		go s.watchProfiles()
+		go func() {
+			defer s.survive("the coverage profile watch", "its registration")
+			s.watchProfiles()
+		}()
 	}
 	return nil
 }
@@ -195,31 +203,37 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 	if !ok {
 		return err
 	}
+	full, tell, fits := s.open(path, p.TextDocument)
+	switch {
+	case full && tell:
+		s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
+			Message: fmt.Sprintf("kitsoki lsp: %s and the files opened after it are checked as saved on disk, not as edited: %d files are open, the most kitsoki lsp keeps; close some", filepath.Base(path), s.docsCap)})
+	case !full && !fits:
+		s.tellUnheld(path)
+	}
+	s.schedule(path, 0)
+	return nil
+}
+
+// open keeps the document opened at path unless maxDocs are open (full;
+// tell: the client was not told yet), and says whether its text fits
+// (hold). s.mu is released by a defer: a panic here (a kitsoki bug,
+// recovered by handle) leaves the server usable.
+func (s *Server) open(path string, item protocol.TextDocumentItem) (full, tell, fits bool) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.docs[path] == nil && len(s.docs) >= s.docsCap {
-		tell := !s.toldFull
+		tell = !s.toldFull
 		s.toldFull = true
-		s.mu.Unlock()
-		if tell {
-			s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
-				Message: fmt.Sprintf("kitsoki lsp: %s and the files opened after it are checked as saved on disk, not as edited: %d files are open, the most kitsoki lsp keeps; close some", filepath.Base(path), s.docsCap)})
-		}
-		s.schedule(path, 0)
-		return nil
+		return true, tell, false
 	}
 	d := s.docs[path]
 	if d == nil {
 		d = &document{}
 		s.docs[path] = d
 	}
-	d.version = p.TextDocument.Version
-	fits := s.hold(d, p.TextDocument.Text)
-	s.mu.Unlock()
-	if !fits {
-		s.tellUnheld(path)
-	}
-	s.schedule(path, 0)
-	return nil
+	d.version = item.Version
+	return false, false, s.hold(d, item.Text)
 }
 
 func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
@@ -227,13 +241,30 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	if !ok {
 		return err
 	}
-	s.mu.Lock()
-	d := s.docs[path]
-	if d == nil { // not open (or past maxDocs): nothing changed on disk
-		s.mu.Unlock()
+	kept, wasHeld, fits := s.change(path, p)
+	if !kept { // not open (or past maxDocs): nothing changed on disk
 		return nil
 	}
-	wasHeld, fits := !d.unheld, true
+	if wasHeld && !fits {
+		s.tellUnheld(path)
+	}
+	s.schedule(path, s.opts.Debounce)
+	return nil
+}
+
+// change applies p's changes to the open document at path (kept: there is
+// one), saying whether its text was held before and fits after. s.mu is
+// released by a defer: the edits are the client's ranges, and a panic
+// applying them (a kitsoki bug, recovered by handle) must not leave the
+// lock held.
+func (s *Server) change(path string, p *protocol.DidChangeTextDocumentParams) (kept, wasHeld, fits bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[path]
+	if d == nil {
+		return false, false, false
+	}
+	wasHeld, fits = !d.unheld, true
 	var work int64 // bytes the ranged edits copy (maxEditWork)
 	for i, ch := range p.ContentChanges {
 		switch c := ch.(type) {
@@ -252,12 +283,7 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		}
 	}
 	d.version = p.TextDocument.Version
-	s.mu.Unlock()
-	if wasHeld && !fits {
-		s.tellUnheld(path)
-	}
-	s.schedule(path, s.opts.Debounce)
-	return nil
+	return true, wasHeld, fits
 }
 
 func (s *Server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
@@ -316,6 +342,7 @@ func (s *Server) schedule(path string, delay time.Duration) {
 	}
 	var t *time.Timer
 	t = time.AfterFunc(delay, func() {
+		defer s.survive("the debounce of "+path, "finding its stories")
 		ms := s.manifestsOf(path)
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -137,7 +137,7 @@ func (t tapRWC) Write(p []byte) (int, error) {
 // the file's own, or both) name includes, imports, schemas and prompts in
 // the workspace, out of it, and through links leading out. Every request
 // is answered (each waits for its answer, bounded by lsptest.Wait); no
-// panic; no file outside the workspace is read (its access time stays, on
+// panic, caught by the server or not; no file outside the workspace is read (its access time stays, on
 // Linux) and nothing the server writes holds their canary; nothing is
 // published for, and no definition leads to, a file outside it; and every
 // message the server writes is within maxServerMessage of what it was
@@ -180,7 +180,8 @@ func runServerProgram(t *testing.T, fx *serverFixture, text string, prog []byte)
 	if len(prog)%2 == 1 {
 		debounce = time.Millisecond
 	}
-	srv := New(Options{Debounce: debounce})
+	caught := &storytest.SyncBuffer{} // a panic the server caught: the target fails on it
+	srv := New(Options{Debounce: debounce, Stderr: caught})
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
 	wrote := &storytest.SyncBuffer{}
@@ -261,6 +262,9 @@ func runServerProgram(t *testing.T, fx *serverFixture, text string, prog []byte)
 	call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(fx.docs[0])}}, &syms)
 	var r any
 	call("shutdown", nil, &r)
+	if p := caught.String(); p != "" {
+		t.Fatalf("the server caught a panic:\n%s", p)
+	}
 	if p := fx.readOutside(t); p != "" {
 		t.Fatalf("the server read %s, outside the workspace", p)
 	}

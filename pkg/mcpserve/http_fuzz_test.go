@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"kitsoki/internal/testing/gotype"
+	"kitsoki/internal/testing/storytest"
 )
 
 // fuzzToken is the bearer token of FuzzHTTPHandler's guarded handler.
@@ -55,7 +57,8 @@ func (c countReader) Read(p []byte) (int, error) {
 // bearer check, the body limit and batch bound, the session cap, the
 // SDK's streamable transport, the story's tools) with one request that
 // net/http reads from fuzzed bytes, its body padded by pad blanks (a body
-// over MaxRequestBody once pad is large). Never a panic or a hang; no
+// over MaxRequestBody once pad is large). Never a panic (one the server
+// caught and logged counts) or a hang; no
 // more than MaxRequestBody+1 bytes of a body are read, and a body over it
 // is answered 413; an HTTP error is one line of text that names no Go
 // type, and a body that is no JSON-RPC message is refused naming the
@@ -63,8 +66,9 @@ func (c countReader) Read(p []byte) (int, error) {
 // in an event stream is one line that names no Go type.
 func FuzzHTTPHandler(f *testing.F) {
 	_, dir := writeStory(f, storyYAML(upstream(f)))
-	var clock atomic.Int64 // each request an hour on: every session is idle
-	s, err := New(Options{StoryPath: dir, Now: func() time.Time { return time.Unix(clock.Add(3600), 0) }})
+	var clock atomic.Int64          // each request an hour on: every session is idle
+	logs := &storytest.SyncBuffer{} // a panic the server caught is logged here: the target fails on it
+	s, err := New(Options{StoryPath: dir, Now: func() time.Time { return time.Unix(clock.Add(3600), 0) }, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -124,6 +128,9 @@ func FuzzHTTPHandler(f *testing.F) {
 		case <-done:
 		case <-time.After(hangGuard):
 			t.Fatalf("%q: no answer within %s", raw, hangGuard)
+		}
+		if l := logs.String(); strings.Contains(l, "panicked") {
+			t.Fatalf("%q: the server caught a panic:\n%s", raw, l)
 		}
 		if read > MaxRequestBody+1 {
 			t.Fatalf("%q+%d: read %d bytes of the body, over %d", raw, pad, read, MaxRequestBody+1)

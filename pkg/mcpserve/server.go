@@ -89,6 +89,7 @@ type Server struct {
 
 	calls     context.Context    // every call's context is also cancelled by ...
 	stopCalls context.CancelFunc // ... this, which Close calls first
+	bySession sessionCalls       // and by the end of its HTTP session
 
 	reloadMu sync.Mutex // one reload at a time
 	mu       sync.Mutex // guards cur, closed
@@ -107,7 +108,7 @@ func New(opts Options) (*Server, error) {
 	s.session = "mcp-" + s.generation
 	s.calls, s.stopCalls = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: cmp.Or(opts.Version, "dev")}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
-	s.mcp.AddReceivingMiddleware(s.refreshOnRequest)
+	s.mcp.AddReceivingMiddleware(s.guardPanics, s.refreshOnRequest)
 	c, err := s.build()
 	if err != nil {
 		return nil, err
@@ -194,13 +195,33 @@ func (s *Server) build() (*Catalog, error) {
 // was applied. The SDK's tool set is updated, which sends
 // notifications/tools/list_changed to connected clients.
 func (s *Server) Apply(c *Catalog) bool {
-	s.mu.Lock()
-	if s.closed || (s.cur != nil && c.Generation == s.cur.Generation && c.Revision <= s.cur.Revision) {
-		s.mu.Unlock()
+	old, applied := s.swap(c)
+	if !applied {
 		c.close()
 		return false
 	}
-	old := s.cur
+	if old != nil {
+		go func() {
+			defer s.survive("closing the replaced catalog", "closing its transports")
+			old.inflight.Wait()
+			old.close()
+		}()
+	}
+	return true
+}
+
+// swap makes c current and the SDK's tools c's, unless the server is
+// closed or a newer catalog is current, and returns the one it replaced.
+// s.mu is released by a defer: the SDK's AddTool panics on a tool it
+// refuses, and a request's recovered panic (guardPanics) must not leave
+// every later request waiting on the lock.
+func (s *Server) swap(c *Catalog) (old *Catalog, applied bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || (s.cur != nil && c.Generation == s.cur.Generation && c.Revision <= s.cur.Revision) {
+		return nil, false
+	}
+	old = s.cur
 	s.cur = c
 	var gone []string
 	if old != nil {
@@ -216,14 +237,7 @@ func (s *Server) Apply(c *Catalog) bool {
 	if len(gone) > 0 {
 		s.mcp.RemoveTools(gone...)
 	}
-	s.mu.Unlock()
-	if old != nil {
-		go func() {
-			old.inflight.Wait()
-			old.close()
-		}()
-	}
-	return true
+	return old, true
 }
 
 func (s *Server) mcpTool(c *Catalog, t *Tool) *mcp.Tool {
@@ -288,9 +302,16 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			_ = s.Refresh()
+			s.watchRefresh()
 		}
 	}
+}
+
+// watchRefresh is the watcher's Refresh: a panic in the reload (the
+// story's load, the profile's) is logged and the watcher goes on.
+func (s *Server) watchRefresh() {
+	defer s.survive("the watcher", "the reload")
+	_ = s.Refresh()
 }
 
 // Close stops serving: the calls under way are cancelled (a plugin that
@@ -342,6 +363,11 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		ctx, cancel := context.WithCancelCause(ctx)
 		defer cancel(nil)
 		defer context.AfterFunc(s.calls, func() { cancel(errShuttingDown) })()
+		if id := sessionID(req); id != "" {
+			sctx, leave := s.bySession.enter(id)
+			defer leave()
+			defer context.AfterFunc(sctx, func() { cancel(context.Cause(sctx)) })()
+		}
 		t := c.Tools[name]
 		if t == nil {
 			return notOffered(c, name), nil
@@ -381,6 +407,14 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		}
 		return boundResult(name, out, len(res.Submission), cmp.Or(max(s.opts.MaxResult, 0), DefaultMaxResult)), nil
 	}
+}
+
+// sessionID is the HTTP session of req ("" over stdio, which has one).
+func sessionID(req *mcp.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	return req.Session.ID()
 }
 
 func toolError(msg string) *mcp.CallToolResult {

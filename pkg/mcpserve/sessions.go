@@ -67,6 +67,9 @@ func (ss *sessions) wrap(next http.Handler) http.Handler {
 			ss.started(w.Header().Get(sessionHeader))
 			return
 		}
+		if r.Method == http.MethodDelete && id != "" {
+			ss.s.bySession.end(id) // the client closes it: its calls' answers have no reader
+		}
 		ss.use(id, 1)
 		defer ss.use(id, -1)
 		next.ServeHTTP(w, r)
@@ -131,10 +134,10 @@ func (ss *sessions) sync() int {
 }
 
 // expire ends the sessions with no request under way for idle and returns
-// how many stay open (ss.mu held). A session's Close waits for its tool
-// calls, which a client that walked away leaves running or waiting for a
-// slot: it runs on its own goroutine, and the session is no longer counted
-// (closing). Closed under ss.mu, one such session held every request of
+// how many stay open (ss.mu held). Its tool calls, which a client that
+// walked away leaves running or waiting for a slot, are cancelled first
+// (sessionCalls). A session's Close waits for them: it runs on its own
+// goroutine, and the session is no longer counted (closing). Closed under ss.mu, one such session held every request of
 // every session until its calls ended.
 func (ss *sessions) expire() int {
 	now := ss.now()
@@ -143,11 +146,15 @@ func (ss *sessions) expire() int {
 		if u != nil && u.active == 0 && now.Sub(u.last) >= ss.idle {
 			delete(ss.seen, c.ID())
 			ss.closing[c.ID()] = true
+			ss.s.bySession.end(c.ID())
 			go func() {
+				defer func() {
+					ss.mu.Lock()
+					delete(ss.closing, c.ID())
+					ss.mu.Unlock()
+				}()
+				defer ss.s.survive("ending idle session "+c.ID(), "its close")
 				_ = c.Close()
-				ss.mu.Lock()
-				delete(ss.closing, c.ID())
-				ss.mu.Unlock()
 			}()
 		}
 	}

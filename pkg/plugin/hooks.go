@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/panicked"
 )
 
 // Point is a hook point.
@@ -204,7 +205,7 @@ func (c *Chain) Run(ctx context.Context, point Point, payload Payload, emit func
 func callHandler(ctx context.Context, reg Registration, point Point, p Payload) (res Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("hook handler panicked: %v", r)
+			err = panicked.New(fmt.Sprintf("plugin %s, hook %s", reg.PluginID, point), "the hook handler", r)
 		}
 	}()
 	if err := ctx.Err(); err != nil {

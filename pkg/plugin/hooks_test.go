@@ -99,12 +99,15 @@ func TestChainRejectsReadOnlyRewriteAndFollowsOnError(t *testing.T) {
 	})
 	failing := HandlerFunc(func(context.Context, Point, Payload) (Result, error) { return Result{}, errors.New("down") })
 	panicking := HandlerFunc(func(context.Context, Point, Payload) (Result, error) { panic("oops") })
-	for _, h := range []Handler{bad, failing, panicking} {
+	for i, h := range []Handler{bad, failing, panicking} {
 		rec := &recorder{}
 		c := newChain(Registration{Point: pointPreDispatch, PluginID: "x", OnError: onErrorContinue, Handler: h})
 		out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"verb": "decide", "prompt": "p"}, rec.emit)
 		if err != nil || halt != nil || out["verb"] != "decide" || rec.kinds() != "hook.failed:x" {
 			t.Fatalf("continue: out %v halt %v err %v events %s", out, halt, err, rec.kinds())
+		}
+		if msg := rec.events[0].Payload.Error; i == 2 && !strings.Contains(msg, "plugin x, hook "+string(pointPreDispatch)+": the hook handler panicked: oops (a kitsoki bug: please report it") {
+			t.Fatalf("a hook's panic: %s", msg)
 		}
 		rec = &recorder{}
 		c = newChain(Registration{Point: pointPreDispatch, PluginID: "x", OnError: onErrorVeto, Handler: h})

@@ -50,6 +50,7 @@ type Client struct {
 	diags map[string][]Published
 	bad   []string // publishDiagnostics that did not decode, with why
 	calls []string // methods of the requests the server sent
+	shown []string // the messages of window/showMessage
 	cond  *sync.Cond
 }
 
@@ -75,6 +76,15 @@ func ConnectWith(t testing.TB, rwc io.ReadWriteCloser, caps protocol.ClientCapab
 			c.calls = append(c.calls, req.Method)
 			c.cond.Broadcast()
 			c.mu.Unlock()
+		}
+		if req.Method == "window/showMessage" && req.Params != nil {
+			var m protocol.ShowMessageParams
+			if json.Unmarshal(*req.Params, &m) == nil {
+				c.mu.Lock()
+				c.shown = append(c.shown, m.Message)
+				c.cond.Broadcast()
+				c.mu.Unlock()
+			}
 		}
 		if req.Method == "textDocument/publishDiagnostics" && req.Params != nil {
 			var p Published
@@ -139,6 +149,23 @@ func (c *Client) WaitCall(method string) {
 	c.until(func() bool { return slices.Contains(c.calls, method) }, func() string {
 		return fmt.Sprintf("the server sent no %s request (got %v)", method, c.calls)
 	})
+}
+
+// WaitShown waits until the server has shown the user (window/showMessage)
+// a message holding sub, and returns it.
+func (c *Client) WaitShown(sub string) string {
+	c.t.Helper()
+	var got string
+	c.until(func() bool {
+		i := slices.IndexFunc(c.shown, func(m string) bool { return strings.Contains(m, sub) })
+		if i >= 0 {
+			got = c.shown[i]
+		}
+		return i >= 0
+	}, func() string {
+		return fmt.Sprintf("the server showed no message holding %q (got %q)", sub, c.shown)
+	})
+	return got
 }
 
 // until waits, with c.mu held, until ok holds; after Wait it fails the
