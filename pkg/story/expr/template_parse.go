@@ -138,36 +138,12 @@ func lexTemplate(s string) ([]tTok, error) {
 	return toks, nil
 }
 
-// findClose returns the byte offset of the "}}" closing a {{ opened before
-// from, skipping string literals, or -1.
+// findClose returns the byte offset of the first "}}" at or after from, or
+// -1. As upstream, a string literal does not hide it: `{{ "}}" }}` closes
+// inside the literal and fails to compile (conformance tmpl-close-in-literal).
 func findClose(s string, from int) int {
-	var quote byte
-	for i := from; i < len(s); i++ {
-		c := s[i]
-		if quote != 0 {
-			if c == '\\' && quote != '`' {
-				i++
-				continue
-			}
-			if c == quote {
-				quote = 0
-			}
-			continue
-		}
-		switch c {
-		case '\'', '"', '`':
-			quote = c
-		case '}':
-			if i+1 < len(s) && s[i+1] == '}' {
-				return i
-			}
-		}
-	}
-	if quote != 0 {
-		// An unterminated quote: use the first "}}"; the compiler reports the problem.
-		if k := strings.Index(s[from:], "}}"); k >= 0 {
-			return from + k
-		}
+	if k := strings.Index(s[from:], "}}"); k >= 0 {
+		return from + k
 	}
 	return -1
 }

@@ -56,7 +56,6 @@ func TestTemplateLiteralAndTyped(t *testing.T) {
 		{"{{ world.missing ?? 'dflt' }}", "dflt"},
 		{"{{ world.verdict.intent == 'accept' ? 'accept' : '' }}", "accept"},
 		{"{{ slots.text }}", "hello"},
-		{"{{ '}}' }}", "}}"},
 	}
 	for _, c := range cases {
 		got := render(t, c.src, env)
@@ -390,5 +389,21 @@ func TestStrictUnfetchedRoots(t *testing.T) {
 	}
 	if _, err := tpl.RenderString(Strict(Env{})); err == nil || !strings.Contains(err.Error(), "cannot fetch inbox") {
 		t.Errorf("strict template: %v", err)
+	}
+}
+
+// TestTemplateCloseInLiteral: as upstream, the first "}}" closes a {{ even
+// inside a string literal, so the expression before it fails to compile
+// (conformance tmpl-close-in-literal).
+func TestTemplateCloseInLiteral(t *testing.T) {
+	for _, src := range []string{`{{ '}}' }}`, `{{ "}}" }}`, "{{ `}}` }}", `a{{ "x}}y" }}b`, `{{ range ["}}"] }}a{{ end }}`, `{{ if world.t == "}}" }}a{{ end }}`} {
+		if _, err := CompileTemplate(src); err == nil || !strings.Contains(err.Error(), "literal not terminated") {
+			t.Errorf("CompileTemplate(%q) = %v, want a literal not terminated error", src, err)
+		}
+	}
+	for _, src := range []string{`{{ "{{" }}`, `{{ "}" }}`} {
+		if _, err := CompileTemplate(src); err != nil {
+			t.Errorf("CompileTemplate(%q): %v", src, err)
+		}
 	}
 }
