@@ -79,7 +79,7 @@ func scalarValue(n *yaml.Node) any {
 		return b
 	case "!!int":
 		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
-			if v == 0 && strings.HasPrefix(n.Value, "-") {
+			if isMinusZero(n) {
 				// a minus sign keeps a zero signed, as upstream's decoder
 				// holds it: type() int, false in a when: (conformance
 				// story-minus-zero)
