@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ func Describe(n *yaml.Node) string {
 }
 
 // scalarValue is a scalar's value as YAML 1.1 reads it: nil, bool, int,
-// uint64 (a whole number from 2^63 to 2^64), float64 or string.
+// uint64 (a whole number from 2^63 to 2^64), float64, []byte or string.
 func scalarValue(n *yaml.Node) any {
 	switch n.Tag {
 	case "!!null":
@@ -102,6 +103,11 @@ func scalarValue(n *yaml.Node) any {
 			return v
 		}
 		return n.Value
+	case "!!binary":
+		// the bytes its base64 decodes to, up to the first bad character,
+		// as upstream's decoder gives them (conformance story-binary)
+		b, _ := base64.StdEncoding.DecodeString(n.Value)
+		return b
 	}
 	return n.Value
 }
