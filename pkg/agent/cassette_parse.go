@@ -95,7 +95,7 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 		}
 		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay, Response: re.Response}
 		if ep.Response.Data != nil {
-			ep.Response.Data, _ = yamlnode.SignedZeros(episodeData(&doc, i), ep.Response.Data).(map[string]any)
+			ep.Response.Data, _ = yamlnode.UpstreamScalars(episodeData(&doc, i), ep.Response.Data).(map[string]any)
 		}
 		if re.Delay != nil {
 			var ok bool

@@ -18,25 +18,27 @@ func isMinusZero(n *yaml.Node) bool {
 	return err == nil && v == 0
 }
 
-// SignedZeros returns v, the value yaml.v3 decoded from n, with each whole
-// number n writes as `-0` an int64 0 instead of yaml.v3's int 0, which
-// drops the sign: as upstream's decoder holds it, type() says int and a
-// when: counts it false (conformance cassette-minus-zero). Maps and lists
-// are changed in place; merge keys are not followed.
-func SignedZeros(n *yaml.Node, v any) any {
+// UpstreamScalars returns v, the value yaml.v3 decoded from n, with two
+// kinds of scalar as upstream's decoder holds them: a whole number n writes
+// as `-0` an int64 0 instead of yaml.v3's int 0, which drops the sign
+// (type() says int, a when: counts it false: conformance
+// cassette-minus-zero), and a `!!binary` the bytes scalarValue gives
+// instead of yaml.v3's string (conformance cassette-binary). Maps and
+// lists are changed in place; merge keys are not followed.
+func UpstreamScalars(n *yaml.Node, v any) any {
 	n = Deref(n)
 	if n == nil {
 		return v
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if isMinusZero(n) {
-			return int64(0)
+		if isMinusZero(n) || n.Tag == "!!binary" {
+			return scalarValue(n)
 		}
 	case yaml.SequenceNode:
 		if l, ok := v.([]any); ok && len(l) == len(n.Content) {
 			for i, c := range n.Content {
-				l[i] = SignedZeros(c, l[i])
+				l[i] = UpstreamScalars(c, l[i])
 			}
 		}
 	case yaml.MappingNode:
@@ -50,7 +52,7 @@ func SignedZeros(n *yaml.Node, v any) any {
 				continue
 			}
 			if e, ok := m[k.Value]; ok {
-				m[k.Value] = SignedZeros(n.Content[i+1], e)
+				m[k.Value] = UpstreamScalars(n.Content[i+1], e)
 			}
 		}
 	}
