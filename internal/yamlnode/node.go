@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ func Describe(n *yaml.Node) string {
 }
 
 // scalarValue is a scalar's value as YAML 1.1 reads it: nil, bool, int,
-// uint64 (a whole number from 2^63 to 2^64), float64 or string.
+// uint64 (a whole number from 2^63 to 2^64), float64, []byte or string.
 func scalarValue(n *yaml.Node) any {
 	switch n.Tag {
 	case "!!null":
@@ -79,7 +80,7 @@ func scalarValue(n *yaml.Node) any {
 		return b
 	case "!!int":
 		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
-			if v == 0 && strings.HasPrefix(n.Value, "-") {
+			if isMinusZero(n) {
 				// a minus sign keeps a zero signed, as upstream's decoder
 				// holds it: type() int, false in a when: (conformance
 				// story-minus-zero)
@@ -102,6 +103,11 @@ func scalarValue(n *yaml.Node) any {
 			return v
 		}
 		return n.Value
+	case "!!binary":
+		// the bytes its base64 decodes to, up to the first bad character,
+		// as upstream's decoder gives them (conformance story-binary)
+		b, _ := base64.StdEncoding.DecodeString(n.Value)
+		return b
 	}
 	return n.Value
 }

@@ -212,7 +212,7 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 			w.Report(w.Pos(orig), diag.Warning, w.Rules.NumberText, "%s", numberTextMessage(n.Value))
 		}
 		switch n.Tag {
-		case "!!null", "!!bool", "!!int", "!!float":
+		case "!!null", "!!bool", "!!int", "!!float", "!!binary":
 			return scalarValue(n)
 		}
 		return w.Intern(n.Value)

@@ -94,6 +94,9 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
 		}
 		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay, Response: re.Response}
+		if ep.Response.Data != nil {
+			ep.Response.Data, _ = yamlnode.UpstreamScalars(episodeData(&doc, i), ep.Response.Data).(map[string]any)
+		}
 		if re.Delay != nil {
 			var ok bool
 			if ep.Delay, ok = EpisodeDelay(*re.Delay); !ok {
@@ -215,4 +218,26 @@ func transcriptEvent(ev any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("cannot be encoded as JSON: %v", err)
 	}
 	return b, nil
+}
+
+// episodeData is the node of doc's episodes[i].response.data, or nil.
+func episodeData(doc *yaml.Node, i int) *yaml.Node {
+	n := doc
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	for _, key := range []string{"episodes", "", "response", "data"} {
+		if n = yamlnode.Deref(n); n == nil {
+			return nil
+		}
+		switch {
+		case key == "" && n.Kind == yaml.SequenceNode && i < len(n.Content):
+			n = n.Content[i]
+		case key != "" && n.Kind == yaml.MappingNode:
+			n = yamlnode.Get(n, key)
+		default:
+			return nil
+		}
+	}
+	return n
 }

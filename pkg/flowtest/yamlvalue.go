@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"maps"
@@ -253,6 +254,9 @@ func scalarValue(n *yaml.Node) any {
 			return f
 		}
 		return n.Value
+	case "!!binary":
+		b, _ := base64.StdEncoding.DecodeString(n.Value)
+		return b
 	}
 	return n.Value
 }

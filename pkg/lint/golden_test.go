@@ -55,6 +55,22 @@ func TestPhasesExpandedGolden(t *testing.T) {
 	checkGoldenAt(t, filepath.Join(dir, "expect.golden"), ds)
 }
 
+// TestTemplateRefusedGolden pins the value templates the existing engine
+// refuses to load though they read well (testdata/template-refused/<case>,
+// each with a README: a "}}" inside a string literal, a dot inside
+// {{ range }} that upstream's rewrite leaves or doubles), as TestBrokenGolden
+// prints them. Regenerate with -run TemplateRefusedGolden -update.
+func TestTemplateRefusedGolden(t *testing.T) {
+	for _, c := range []string{"close", "range-dot"} {
+		dir := filepath.Join(fixtures, "template-refused", c)
+		_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+		if !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == "template" && d.Severity == diag.Error }) {
+			t.Errorf("%s: no template error: %v", dir, ds)
+		}
+		checkGoldenAt(t, filepath.Join(dir, "expect.golden"), ds)
+	}
+}
+
 func checkRuleGolden(t *testing.T, rule string, ds []diag.Diagnostic) {
 	t.Helper()
 	checkGoldenAt(t, filepath.Join(fixtures, "broken", rule, "expect.golden"), ds)

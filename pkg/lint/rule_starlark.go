@@ -77,7 +77,10 @@ func (c *checker) checkStarlarkInputs(e *story.Effect, site effSite, sc *scripti
 		if s, ok := v.(string); !given || ok && story.IsTemplated(s) {
 			continue
 		}
-		if f := sc.Inputs[name]; !scriptiface.TypeOK(f.Type, v) {
+		// a whole number that is not negative is upstream's uint64, which
+		// an int or number input refuses at load, in an arc, an on_enter
+		// and an on_complete alike (testdata/broken/starlark)
+		if f := sc.Inputs[name]; !scriptiface.TypeOK(f.Type, jsonvalue.YAMLInts(v)) {
 			c.rep.ErrAt(e.WithPos("inputs."+name), site.Place(), ruleStarlark, "%s: host.starlark.run input %q is declared %s but is wired to a non-template %s (%v) that can never satisfy it — pass a %s literal or a {{ }} template", site.String(), name, f.Type, scriptiface.TypeName(jsonvalue.YAMLInts(v), false), v, f.Type)
 			continue
 		}

@@ -138,36 +138,12 @@ func lexTemplate(s string) ([]tTok, error) {
 	return toks, nil
 }
 
-// findClose returns the byte offset of the "}}" closing a {{ opened before
-// from, skipping string literals, or -1.
+// findClose returns the byte offset of the first "}}" at or after from, or
+// -1. As upstream, a string literal does not hide it: `{{ "}}" }}` closes
+// inside the literal and fails to compile (pkg/story/testdata/template-refused/close).
 func findClose(s string, from int) int {
-	var quote byte
-	for i := from; i < len(s); i++ {
-		c := s[i]
-		if quote != 0 {
-			if c == '\\' && quote != '`' {
-				i++
-				continue
-			}
-			if c == quote {
-				quote = 0
-			}
-			continue
-		}
-		switch c {
-		case '\'', '"', '`':
-			quote = c
-		case '}':
-			if i+1 < len(s) && s[i+1] == '}' {
-				return i
-			}
-		}
-	}
-	if quote != 0 {
-		// An unterminated quote: use the first "}}"; the compiler reports the problem.
-		if k := strings.Index(s[from:], "}}"); k >= 0 {
-			return from + k
-		}
+	if k := strings.Index(s[from:], "}}"); k >= 0 {
+		return from + k
 	}
 	return -1
 }
@@ -389,53 +365,28 @@ func (p *tParser) compileAs(src string, off int, guard bool) (*Program, error) {
 	return prog, nil
 }
 
-// rewriteDot turns `.field` and `.` into `item.field` and `item` outside literals.
+// rewriteDot turns `.field` into `item.field` as upstream does: a "." at
+// the start or after a byte that is not an ASCII letter, digit or "_", and
+// followed by an ASCII letter or "_", gets "item" before it. String
+// literals are not skipped, and a "." followed by anything else (a bare
+// `{{ . }}`, `.[0]`, `.5`) stays as written, so `{{ . }}` fails to compile
+// and `item?.x` becomes `item?item.x` (conformance tmpl-range-dot).
 func rewriteDot(src string) string {
 	var b strings.Builder
-	var quote byte
-	prev := byte(0) // last non-space byte outside quotes
 	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if quote != 0 {
-			b.WriteByte(c)
-			if c == '\\' && quote != '`' && i+1 < len(src) {
-				i++
-				b.WriteByte(src[i])
-				continue
-			}
-			if c == quote {
-				quote = 0
-				prev = c
-			}
-			continue
+		if src[i] == '.' && (i == 0 || !isASCIIWord(src[i-1])) && i+1 < len(src) && isASCIIIdentStart(src[i+1]) {
+			b.WriteString("item")
 		}
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			quote = c
-		case c == '.' && !isOperandEnd(prev) && (i == 0 || src[i-1] != '?'):
-			next := byte(0)
-			if i+1 < len(src) {
-				next = src[i+1]
-			}
-			if isIdentStart(next) {
-				b.WriteString("item")
-			} else if next != '.' && !isDigit(next) {
-				b.WriteString("item")
-				prev = 'm'
-				continue
-			}
-		}
-		b.WriteByte(c)
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			prev = c
-		}
+		b.WriteByte(src[i])
 	}
 	return b.String()
 }
 
-func isOperandEnd(c byte) bool {
-	return isIdentStart(c) || isDigit(c) || c == ')' || c == ']' || c == '}' || c == '\'' || c == '"' || c == '`' || c == '.'
+func isASCIIIdentStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 }
+
+func isASCIIWord(c byte) bool { return isASCIIIdentStart(c) || isDigit(c) }
 
 func isIdentStart(c byte) bool {
 	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80

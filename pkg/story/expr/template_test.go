@@ -56,7 +56,6 @@ func TestTemplateLiteralAndTyped(t *testing.T) {
 		{"{{ world.missing ?? 'dflt' }}", "dflt"},
 		{"{{ world.verdict.intent == 'accept' ? 'accept' : '' }}", "accept"},
 		{"{{ slots.text }}", "hello"},
-		{"{{ '}}' }}", "}}"},
 	}
 	for _, c := range cases {
 		got := render(t, c.src, env)
@@ -94,11 +93,12 @@ func TestTemplateInterpolation(t *testing.T) {
 		{"{{ range [1, 2] }}{{ item * 2 }},{{ end }}", "2,4,"}, // item is untyped, as upstream's
 		{"{{ range world.items }}{{ .name }}{{ if .done }}+{{ else }}-{{ end }};{{ end }}", "a+;b-;"},
 		{"{{ range world.items }}{{ item.name }},{{ end }}", "a,b,"},
-		{"{{ range world.list }}<{{ . }}>{{ end }}", "<1><two><3.5>"},
+		{"{{ range world.list }}<{{ item }}>{{ end }}", "<1><two><3.5>"},
+		{"{{ range [1] }}{{ 'a .b' }}{{ end }}", "a item.b"}, // as upstream, a literal's dot too
 		{"{{ range world.missing }}x{{ end }}empty", "empty"},
-		{"{{ range split('a b', ' ') }}{{ . }},{{ end }}", "a,b,"},
+		{"{{ range split('a b', ' ') }}{{ item }},{{ end }}", "a,b,"},
 		{"{{ range world.items }}{{ .name == 'a' ? 'A' : 'x.y' }}{{ end }}", "Ax.y"},
-		{"{{ range world.items }}{{ range world.list }}{{ . }}{{ end }}|{{ end }}", "1two3.5|1two3.5|"},
+		{"{{ range world.items }}{{ range world.list }}{{ item }}{{ end }}|{{ end }}", "1two3.5|1two3.5|"},
 		{"line1\n{{ world.name }}\n", "line1\nAda\n"},
 	}
 	for _, c := range cases {
@@ -188,20 +188,31 @@ func TestTemplateEvalErrors(t *testing.T) {
 	}
 }
 
+// TestRewriteDot holds the forms probed on the existing engine
+// (conformance tmpl-range-dot).
 func TestRewriteDot(t *testing.T) {
 	cases := map[string]string{
 		".name":        "item.name",
-		".":            "item",
+		"._a":          "item._a",
+		".":            ".",
+		". + 1":        ". + 1",
+		".[0]":         ".[0]",
+		".5":           ".5",
+		".é":           ".é",
 		"world.x":      "world.x",
 		".a.b":         "item.a.b",
 		"(.a)":         "(item.a)",
-		".a == '.b'":   "item.a == '.b'",
+		".a == '.b'":   "item.a == 'item.b'",
 		"f(.a, .b)":    "f(item.a, item.b)",
 		"1..3":         "1..3",
-		"x?.y":         "x?.y",
-		"[.a][0].b":    "[item.a][0].b",
+		"..x":          ".item.x",
+		"x?.y":         "x?item.y",
+		"x .y":         "x item.y",
+		"é.x":          "éitem.x",
+		"x1.y":         "x1.y",
+		"[.a][0].b":    "[item.a][0]item.b",
 		"0.5 + .n":     "0.5 + item.n",
-		`.a + "\".x"`:  `item.a + "\".x"`,
+		`.a + "\".x"`:  `item.a + "\"item.x"`,
 		".a ? .b : .c": "item.a ? item.b : item.c",
 	}
 	for in, want := range cases {
@@ -390,5 +401,21 @@ func TestStrictUnfetchedRoots(t *testing.T) {
 	}
 	if _, err := tpl.RenderString(Strict(Env{})); err == nil || !strings.Contains(err.Error(), "cannot fetch inbox") {
 		t.Errorf("strict template: %v", err)
+	}
+}
+
+// TestTemplateCloseInLiteral: as upstream, the first "}}" closes a {{ even
+// inside a string literal, so the expression before it fails to compile
+// (pkg/story/testdata/template-refused/close).
+func TestTemplateCloseInLiteral(t *testing.T) {
+	for _, src := range []string{`{{ '}}' }}`, `{{ "}}" }}`, "{{ `}}` }}", `a{{ "x}}y" }}b`, `{{ range ["}}"] }}a{{ end }}`, `{{ if world.t == "}}" }}a{{ end }}`} {
+		if _, err := CompileTemplate(src); err == nil || !strings.Contains(err.Error(), "literal not terminated") {
+			t.Errorf("CompileTemplate(%q) = %v, want a literal not terminated error", src, err)
+		}
+	}
+	for _, src := range []string{`{{ "{{" }}`, `{{ "}" }}`} {
+		if _, err := CompileTemplate(src); err != nil {
+			t.Errorf("CompileTemplate(%q): %v", src, err)
+		}
 	}
 }
