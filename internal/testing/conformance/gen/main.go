@@ -269,6 +269,7 @@ func main() {
 // -emits, -trail, -extras, -more.
 type genOpts struct {
 	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts, rare, vcs, bindings bool
+	text                                                                                                                                  textOpts
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {

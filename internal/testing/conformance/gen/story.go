@@ -29,6 +29,8 @@ type gen struct {
 	// random draws, so a seed writes the same story otherwise.
 	trail    bool
 	defaults m // each form var's default, for expect_world to name
+	// text widens the agent kind's answer texts (-text wide).
+	text textOpts
 }
 
 // nDefault is world key n's default: 0, or with withKnown 0 or 3 (drawn
