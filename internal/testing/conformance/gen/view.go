@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
+
+	"kitsoki/pkg/story/expr"
 )
 
 // The third kind of story (`gen write -kind view`): typed views of every
@@ -493,6 +495,10 @@ func writeViewText(dir string, n int, seed uint64, blocks bool, t textOpts) erro
 		g := newVgen(seed+uint64(i), t)
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, layout, tf := g.story(fmt.Sprintf("view-%d", seed+uint64(i)))
+		// upstream parses a template file as written: a `??` there stops
+		// its run (docs/compat/views.md), so the file gets the |default:
+		// it stands for
+		tf = expr.CoalesceRewritten(tf)
 		fix := g.fixture()
 		if blocks {
 			bg := newBlockGen(seed + uint64(i))
