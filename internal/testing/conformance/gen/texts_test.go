@@ -108,20 +108,7 @@ func readTree(t *testing.T, dir string) string {
 // story loads and no turn shows Go runtime text.
 func runAll(t *testing.T, dir string, n int) {
 	t.Helper()
-	var files []*flowtest.File
-	for i := range n {
-		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, ds, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", d, err)
-		}
-		for _, dg := range ds {
-			if goText.MatchString(dg.Message) {
-				t.Errorf("%s: %s", d, dg.Message)
-			}
-		}
-		files = append(files, fs...)
-	}
+	files := discoverStories(t, dir, n)
 	if len(files) < n {
 		t.Errorf("%d fixture files over %d stories", len(files), n)
 	}
@@ -138,4 +125,25 @@ func runAll(t *testing.T, dir string, n int) {
 			}
 		}
 	}
+}
+
+// discoverStories is the fixture files of the n stories under dir; a
+// load diagnostic in Go runtime text fails t.
+func discoverStories(t *testing.T, dir string, n int) []*flowtest.File {
+	t.Helper()
+	var files []*flowtest.File
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		fs, ds, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		for _, dg := range ds {
+			if goText.MatchString(dg.Message) {
+				t.Errorf("%s: %s", d, dg.Message)
+			}
+		}
+		files = append(files, fs...)
+	}
+	return files
 }
