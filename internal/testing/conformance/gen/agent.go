@@ -43,13 +43,7 @@ func writeAgentText(dir string, n int, seed uint64, bindings bool, t textOpts) e
 			b := newBindGen(seed + uint64(i))
 			files = b.apply(files, agentFile{"flows/b.yaml", b.agentFixtureBase()})
 		}
-		if t.wide {
-			var err error
-			if files, err = literalAstral(files); err != nil {
-				return fmt.Errorf("story %s: %w", d, err)
-			}
-		}
-		if err := writeFiles(d, files); err != nil {
+		if err := writeText(d, files, t); err != nil {
 			return err
 		}
 	}

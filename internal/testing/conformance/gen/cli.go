@@ -98,7 +98,7 @@ func runWrite(args []string, stderr io.Writer) error {
 	from := fs.String("from", "", "mutate, storymut: the corpus of real stories to copy")
 	real := fs.Bool("real", false, "host: fixtures that name host_bindings")
 	cassettes := fs.Bool("cassettes", false, "starlark: HTTP cassettes in the real forms")
-	text := fs.String("text", "", "view, tmpl, agent: wide adds carriage returns, Indic conjuncts, Unicode 16/17 wide runes, U+FE0F and escape sequences to the text pools (texts.go)")
+	text := fs.String("text", "", "view, tmpl, agent, flow, legacy: wide adds carriage returns, Indic conjuncts, Unicode 16/17 wide runes, U+FE0F and escape sequences to the text pools (texts.go)")
 	coalesce := fs.String("coalesce", "", "tmpl, view: unspaced draws `??` without spaces around it, or with tabs or on one side")
 	wrap := fs.Int("wrap", 0, "every kind: write each story as the imported child kid of this many one-state parents (wrap.go), its fixtures renamed as the fold renames")
 	var o genOpts

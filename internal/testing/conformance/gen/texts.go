@@ -1,11 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
 
-// -text wide (view, tmpl and agent kinds) adds to a kind's text pool the
+// -text wide (view, tmpl, agent, flow and legacy kinds) adds to a kind's text pool the
 // values recent differences came from (conformance view-code-cr,
 // view-width-unicode17, view-width-vs16, view-width-ansi): carriage
 // returns where a code element trims, Indic conjuncts that are one
@@ -91,6 +92,17 @@ func unescapeAstral(b []byte) []byte {
 		i++
 	}
 	return []byte(out.String())
+}
+
+// writeText is writeFiles, with literalAstral first under -text wide.
+func writeText(d string, files []agentFile, t textOpts) error {
+	if t.wide {
+		var err error
+		if files, err = literalAstral(files); err != nil {
+			return fmt.Errorf("story %s: %w", d, err)
+		}
+	}
+	return writeFiles(d, files)
 }
 
 // literalAstral is files with their YAML bodies marshalled and the

@@ -26,6 +26,7 @@ func TestWideTextStoriesRun(t *testing.T) {
 		{"view", func(d string, n int, s uint64) error { return writeViewText(d, n, s, false, wide) }, []string{`\r`, "\U0001FAC8", "क्षि", `\e[31m`, "\ufe0f", "??\"d\"", "\t??\t"}},
 		{"tmpl", func(d string, n int, s uint64) error { return writeTmplText(d, n, s, false, false, wide) }, []string{`\r`, "क्षि", "??\"d\"", "?? "}},
 		{"agent", func(d string, n int, s uint64) error { return writeAgentText(d, n, s, false, wide) }, []string{`\r`, "\U0001FAC8"}},
+		{"flow", func(d string, n int, s uint64) error { return write(d, n, s, genOpts{text: wide}) }, []string{`\r`, "क्षि"}},
 	} {
 		t.Run(k.kind, func(t *testing.T) {
 			t.Parallel()
@@ -50,6 +51,9 @@ func TestTextFlagsDrawNothingUnasked(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := writeAgent(filepath.Join(dir, "a"), 40, 1010000, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(filepath.Join(dir, "f"), 40, 1010000, genOpts{}); err != nil {
 		t.Fatal(err)
 	}
 	all := readTree(t, dir)

@@ -571,13 +571,7 @@ func writeTmplText(dir string, n int, seed uint64, blocks, known bool, t textOpt
 			bg.apply(fix)
 		}
 		files := []agentFile{{"app.yaml", app}, {filepath.Join("flows", "f.yaml"), fix}, {filepath.Join("views", "inc.pongo"), "I " + inc}}
-		if t.wide {
-			var err error
-			if files, err = literalAstral(files); err != nil {
-				return fmt.Errorf("story %s: %w", d, err)
-			}
-		}
-		if err := writeFiles(d, files); err != nil {
+		if err := writeText(d, files, t); err != nil {
 			return err
 		}
 	}

@@ -506,13 +506,7 @@ func writeViewText(dir string, n int, seed uint64, blocks bool, t textOpts) erro
 			bg.apply(fix)
 		}
 		files := []agentFile{{"app.yaml", app}, {filepath.Join("flows", "f.yaml"), fix}, {filepath.Join("views", "layout.pongo"), layout}, {filepath.Join("views", "tf.pongo"), tf}}
-		if t.wide {
-			var err error
-			if files, err = literalAstral(files); err != nil {
-				return fmt.Errorf("story %s: %w", d, err)
-			}
-		}
-		if err := writeFiles(d, files); err != nil {
+		if err := writeText(d, files, t); err != nil {
 			return err
 		}
 	}
