@@ -190,10 +190,14 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 		b.WriteString(k + ":")
 		b.WriteString(strings.Repeat(" ", col-utf8.RuneCountInString(k)-1))
 		val = textwrap.WordWrap(val, layoutWidth-col) // no wrap at width <= 0
-		// a value's lines lose trailing spaces, as upstream's
+		// a value's lines lose trailing spaces, as upstream's, but for
+		// those inside an escape sequence the line ends in (conformance
+		// view-kv-escape-space)
 		lines := strings.Split(val, "\n")
 		for j, l := range lines {
-			lines[j] = strings.TrimRightFunc(l, unicode.IsSpace)
+			if !textwrap.EndsInEscape(l) {
+				lines[j] = strings.TrimRightFunc(l, unicode.IsSpace)
+			}
 		}
 		b.WriteString(strings.Join(lines, "\n"+strings.Repeat(" ", col)))
 	}

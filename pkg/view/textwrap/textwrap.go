@@ -90,6 +90,14 @@ func WordWrap(s string, limit int) string {
 	return out.String()
 }
 
+// EndsInEscape reports whether s ends inside an escape sequence as
+// WordWrap reads one (ESC, then no ASCII letter up to the end): what
+// follows its ESC, spaces too, is the sequence's and no trailing space.
+func EndsInEscape(s string) bool {
+	i := strings.LastIndexByte(s, '\x1b')
+	return i >= 0 && strings.IndexFunc(s[i+1:], escapeEnds) < 0
+}
+
 // escapeEnds reports whether c ends an escape sequence as upstream's
 // wrapper reads one: any ASCII letter, so an OSC 8 link's "\x1b]8;;file:"
 // ends at its "f" and the rest of the URL is printed text.

@@ -94,3 +94,20 @@ func TestWordWrapRuneCells(t *testing.T) {
 		}
 	}
 }
+
+// A line ends inside an escape sequence while no ASCII letter follows its
+// last ESC (conformance view-kv-escape-space).
+func TestEndsInEscape(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{"end\x1b ", true}, {"\x1b1234567 ", true}, {"a\x1b[1;2 ", true}, {"a\x1b\t", true}, {"\x1b", true},
+		{"a\x1b[31m ", false}, {"a\x1b]8;;x ", false}, {"x ", false}, {"", false},
+		{"\x1b[31m \x1b ", true}, {"\x1b \x1b[0m ", false},
+	} {
+		if got := EndsInEscape(c.in); got != c.want {
+			t.Errorf("EndsInEscape(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}

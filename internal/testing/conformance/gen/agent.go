@@ -29,15 +29,21 @@ type agentFile struct {
 // bindings gives the fixtures host_bindings (bindings.go) and adds one
 // fed by the real agents alone.
 func writeAgent(dir string, n int, seed uint64, bindings bool) error {
+	return writeAgentText(dir, n, seed, bindings, textOpts{})
+}
+
+// writeAgentText is writeAgent with -text.
+func writeAgentText(dir string, n int, seed uint64, bindings bool, t textOpts) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
+		g.text = t
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		files := g.agentStory(fmt.Sprintf("gena-%d", seed+uint64(i)))
 		if bindings {
 			b := newBindGen(seed + uint64(i))
 			files = b.apply(files, agentFile{"flows/b.yaml", b.agentFixtureBase()})
 		}
-		if err := writeFiles(d, files); err != nil {
+		if err := writeText(d, files, t); err != nil {
 			return err
 		}
 	}

@@ -35,7 +35,7 @@ func (g *gen) decideEnvelope() m {
 	case 0, 1, 2:
 		sub := m{"decision": g.pick("yes", "no"), "confidence": []any{0.9, 0.3, 1, 0, "0.7"}[g.rnd.IntN(5)]}
 		if g.chance(70) {
-			sub["reason"] = g.pick("fine", "stale docs", "")
+			sub["reason"] = g.pick(g.text.pool([]string{"fine", "stale docs", ""})...)
 		}
 		return m{"data": m{"ok": true, "exit_code": 0, "submitted": sub}}
 	case 3:
@@ -83,7 +83,7 @@ func (g *gen) withCost(env m) m {
 func (g *gen) askEnvelope() m {
 	switch g.rnd.IntN(6) {
 	case 0, 1:
-		return m{"data": m{"ok": true, "submitted": m{"answer": g.pick("because", "42", ""), "summary": "did it"}}}
+		return m{"data": m{"ok": true, "submitted": m{"answer": g.pick(g.text.pool([]string{"because", "42", ""})...), "summary": "did it"}}}
 	case 2:
 		return m{"data": m{"answer": "plain"}}
 	case 3:

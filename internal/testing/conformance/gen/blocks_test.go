@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-	"kitsoki/pkg/flowtest"
 )
 
 // Every block the generator draws reads back as the text it was drawn
@@ -99,20 +98,7 @@ func TestBlocksStoriesRun(t *testing.T) {
 			}
 		}
 	}
-	var files []*flowtest.File
-	for i := range n {
-		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, ds, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", d, err)
-		}
-		for _, dg := range ds {
-			if goText.MatchString(dg.Message) {
-				t.Errorf("%s: %s", d, dg.Message)
-			}
-		}
-		files = append(files, fs...)
-	}
+	files := discoverStories(t, dir, n)
 	if len(files) < n/2 {
 		t.Errorf("only %d of %d stories load", len(files), n)
 	}

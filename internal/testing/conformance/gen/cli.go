@@ -98,6 +98,8 @@ func runWrite(args []string, stderr io.Writer) error {
 	from := fs.String("from", "", "mutate, storymut: the corpus of real stories to copy")
 	real := fs.Bool("real", false, "host: fixtures that name host_bindings")
 	cassettes := fs.Bool("cassettes", false, "starlark: HTTP cassettes in the real forms")
+	text := fs.String("text", "", "view, tmpl, agent, flow, legacy: wide adds carriage returns, Indic conjuncts, Unicode 16/17 wide runes, U+FE0F and escape sequences to the text pools (texts.go)")
+	coalesce := fs.String("coalesce", "", "tmpl, view: unspaced draws `??` without spaces around it, or with tabs or on one side")
 	wrap := fs.Int("wrap", 0, "every kind: write each story as the imported child kid of this many one-state parents (wrap.go), its fixtures renamed as the fold renames")
 	var o genOpts
 	for _, b := range []struct {
@@ -131,6 +133,13 @@ func runWrite(args []string, stderr io.Writer) error {
 	if *n < 1 || *n > 100000 {
 		return fmt.Errorf("-n %d: want a count from 1 to 100000", *n)
 	}
+	if *text != "" && *text != "wide" {
+		return fmt.Errorf("-text %q: want wide or nothing", *text)
+	}
+	if *coalesce != "" && *coalesce != "unspaced" {
+		return fmt.Errorf("-coalesce %q: want unspaced or nothing", *coalesce)
+	}
+	o.text = textOpts{wide: *text == "wide", unspaced: *coalesce == "unspaced"}
 	if *wrap < 0 || *wrap > 8 {
 		return fmt.Errorf("-wrap %d: want a count of parents from 0 to 8", *wrap)
 	}
@@ -152,11 +161,11 @@ func writeKind(dir, kind string, n int, seed uint64, from string, real, cassette
 		o.legacy = true
 		return write(dir, n, seed, o)
 	case "tmpl":
-		return writeTmpl(dir, n, seed, o.blocks, o.known)
+		return writeTmplText(dir, n, seed, o.blocks, o.known, o.text)
 	case "agent":
-		return writeAgent(dir, n, seed, o.bindings)
+		return writeAgentText(dir, n, seed, o.bindings, o.text)
 	case "view":
-		return writeView(dir, n, seed, o.blocks)
+		return writeViewText(dir, n, seed, o.blocks, o.text)
 	case "starlark":
 		return writeStarlark(dir, n, seed, o.known, cassettes)
 	case "host":

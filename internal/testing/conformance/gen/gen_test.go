@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -269,21 +268,9 @@ func writeSeeded(t *testing.T, write func(dir string, n int, seed uint64) error,
 // dir holds: what a kind promises to draw, it draws.
 func assertDrawn(t *testing.T, dir string, want []string) {
 	t.Helper()
-	var all strings.Builder
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		all.Write(b)
-		all.WriteByte(0)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := readTree(t, dir)
 	for _, k := range want {
-		if !strings.Contains(all.String(), k) {
+		if !strings.Contains(all, k) {
 			t.Errorf("no story drew %q", k)
 		}
 	}

@@ -269,12 +269,13 @@ func main() {
 // -emits, -trail, -extras, -more.
 type genOpts struct {
 	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts, rare, vcs, bindings bool
+	text                                                                                                                                  textOpts
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
-		g.withKnown, g.legacy, g.emits, g.trail = o.known, o.legacy, o.emits, o.trail
+		g.withKnown, g.legacy, g.emits, g.trail, g.text = o.known, o.legacy, o.emits, o.trail, o.text
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, kid := g.story(fmt.Sprintf("gen-%d", seed+uint64(i)))
 		fx := g.fixture()
@@ -332,7 +333,7 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		if o.bindings {
 			fs = newBindGen(seed + uint64(i)).apply(fs)
 		}
-		if err := writeFiles(d, fs); err != nil {
+		if err := writeText(d, fs, o.text); err != nil {
 			return err
 		}
 	}

@@ -14,27 +14,9 @@ import (
 // of documents as a YAML stream, other values as YAML.
 func writeFiles(d string, files []agentFile) error {
 	for _, f := range files {
-		var b []byte
-		switch v := f.body.(type) {
-		case string:
-			b = []byte(v)
-		case []byte:
-			b = v
-		case []m:
-			var parts []string
-			for _, doc := range v {
-				p, err := yaml.Marshal(doc)
-				if err != nil {
-					return fmt.Errorf("story %s: %s: %w", d, f.name, err)
-				}
-				parts = append(parts, string(p))
-			}
-			b = []byte(strings.Join(parts, "---\n"))
-		default:
-			var err error
-			if b, err = yaml.Marshal(v); err != nil {
-				return fmt.Errorf("story %s: %s: %w", d, f.name, err)
-			}
+		b, err := fileBytes(f)
+		if err != nil {
+			return fmt.Errorf("story %s: %w", d, err)
 		}
 		p := filepath.Join(d, f.name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -49,6 +31,31 @@ func writeFiles(d string, files []agentFile) error {
 		}
 	}
 	return nil
+}
+
+// fileBytes is f's body as writeFiles writes it.
+func fileBytes(f agentFile) ([]byte, error) {
+	switch v := f.body.(type) {
+	case string:
+		return []byte(v), nil
+	case []byte:
+		return v, nil
+	case []m:
+		var parts []string
+		for _, doc := range v {
+			p, err := yaml.Marshal(doc)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", f.name, err)
+			}
+			parts = append(parts, string(p))
+		}
+		return []byte(strings.Join(parts, "---\n")), nil
+	}
+	b, err := yaml.Marshal(f.body)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.name, err)
+	}
+	return b, nil
 }
 
 // starRun is one running state of a starlark story: its script's

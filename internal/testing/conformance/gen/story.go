@@ -29,6 +29,9 @@ type gen struct {
 	// random draws, so a seed writes the same story otherwise.
 	trail    bool
 	defaults m // each form var's default, for expect_world to name
+	// text widens the agent kind's answer texts and the flow kind's
+	// put slot and host.ok value (-text wide).
+	text textOpts
 }
 
 // nDefault is world key n's default: 0, or with withKnown 0 or 3 (drawn
@@ -330,7 +333,7 @@ func (g *gen) fixture() m {
 		"app":              "../app.yaml",
 		"use_orchestrator": true,
 		"host_handlers": m{
-			"host.ok":  m{"data": m{"v": g.pick("R", "7", ""), "w": g.form()}},
+			"host.ok":  m{"data": m{"v": g.pick(g.text.pool([]string{"R", "7", ""})...), "w": g.form()}},
 			"host.bad": m{"error": "boom"},
 			"host.job": m{"data": m{"v": "J"}, "delay": g.pick("1s", "10m")},
 		},
@@ -361,7 +364,11 @@ func (g *gen) fixture() m {
 		in := names[g.rnd.IntN(len(names))]
 		slots := m{}
 		if in == "put" && g.chance(80) {
-			slots["v"] = []any{3, "many", "x", true, 2.5}[g.rnd.IntN(5)]
+			vs := []any{3, "many", "x", true, 2.5}
+			if g.text.wide {
+				vs = append(vs, wideAny...)
+			}
+			slots["v"] = vs[g.rnd.IntN(len(vs))]
 		}
 		turn := m{"intent": m{"name": in, "slots": slots}}
 		if g.chance(30) {

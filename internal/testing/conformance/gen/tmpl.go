@@ -22,11 +22,15 @@ import (
 type tgen struct {
 	rnd       *rand.Rand
 	noInclude bool // drawing the include file itself
+	t         textOpts
 }
 
-func newTgen(seed uint64) *tgen {
-	return &tgen{rnd: rand.New(rand.NewPCG(seed, seed^0x243f6a8885a308d3))}
+func newTgen(seed uint64, t textOpts) *tgen {
+	return &tgen{rnd: rand.New(rand.NewPCG(seed, seed^0x243f6a8885a308d3)), t: t}
 }
+
+// qq is kitsoki's `??` with the spacing -coalesce draws.
+func (g *tgen) qq() string { return g.t.coalesce(g.pick) }
 
 func (g *tgen) pick(xs ...string) string { return xs[g.rnd.IntN(len(xs))] }
 func (g *tgen) chance(pct int) bool      { return g.rnd.IntN(100) < pct }
@@ -69,6 +73,9 @@ var tmplOut = []string{"o1", "o2"}
 
 func (g *tgen) value(k string) any {
 	vs := tmplShapes[k]
+	if k == "s" && g.t.wide {
+		vs = append(append([]any(nil), vs...), wideAny...)
+	}
 	return vs[g.rnd.IntN(len(vs))]
 }
 
@@ -107,7 +114,7 @@ func (g *tgen) story(id string) (app m, inc string) {
 		on := m{
 			"look": []any{m{"target": "."}},
 			"go":   []any{m{"target": other, "effects": g.sets(2)}},
-			"put":  []any{m{"target": ".", "effects": []any{m{"set": m{g.pick(tmplOut...): g.pick("{{ slots.v }}", "v={{ slots.v }}", "{{ slots.v ?? 'none' }}")}}}}},
+			"put":  []any{m{"target": ".", "effects": []any{m{"set": m{g.pick(tmplOut...): g.pick("{{ slots.v }}", "v={{ slots.v }}", "{{ slots.v"+g.qq()+"'none' }}")}}}}},
 		}
 		var step []any
 		for range 1 + g.rnd.IntN(2) {
@@ -229,7 +236,7 @@ func (g *tgen) texpr(t, depth int) string {
 		case 0, 1:
 			return "(" + g.texpr(tNum, d) + " " + g.pick("+", "-", "*", "/", "**") + " " + g.texpr(tNum, d) + ")"
 		case 2:
-			return "world.i " + g.pick("%", "/", "+") + " " + g.pick("2", "3", "world.i ?? 1")
+			return "world.i " + g.pick("%", "/", "+") + " " + g.pick("2", "3", "world.i"+g.qq()+"1")
 		case 3:
 			return g.pick("abs", "round", "int", "float", "-") + "(" + g.texpr(tNum, d) + ")"
 		case 4:
@@ -265,7 +272,7 @@ func (g *tgen) texpr(t, depth int) string {
 		case 6:
 			return "(" + g.texpr(tAny, d) + " " + g.pick("==", "!=") + " " + g.pick(g.texpr(tAny, d), "world.i", "world.s", "nil", "1", `"x"`) + ")"
 		default:
-			return "((" + g.texpr(tAny, d) + " ?? false) == " + g.pick("false", "true", "world.b") + ")"
+			return "((" + g.texpr(tAny, d) + g.qq() + "false) == " + g.pick("false", "true", "world.b") + ")"
 		}
 	case tList:
 		switch g.rnd.IntN(3) {
@@ -279,7 +286,7 @@ func (g *tgen) texpr(t, depth int) string {
 	}
 	switch g.rnd.IntN(4) {
 	case 0:
-		return "(" + g.texpr(tAny, d) + " ?? " + g.texpr(g.rnd.IntN(5), d) + ")"
+		return "(" + g.texpr(tAny, d) + g.qq() + g.texpr(g.rnd.IntN(5), d) + ")"
 	case 1:
 		return "(" + g.texpr(tBool, d) + " ? " + g.texpr(g.rnd.IntN(5), d) + " : " + g.texpr(g.rnd.IntN(5), d) + ")"
 	case 2:
@@ -359,7 +366,7 @@ func (g *tgen) pexpr() string {
 		}
 		return n() + " " + g.pick("+", "-", "*", "/", "%", "+", "*") + " " + n()
 	case 4:
-		return a + " ?? " + g.pick(`"d"`, "0", g.patom())
+		return a + g.qq() + g.pick(`"d"`, "0", g.patom())
 	default:
 		return a
 	}
@@ -532,7 +539,7 @@ func (g *tgen) fixture() m {
 		in := g.pick("look", "go", "go", "step", "step", "put")
 		t := m{"intent": m{"name": in}}
 		if in == "put" && g.chance(80) {
-			t["intent"] = m{"name": in, "slots": m{"v": g.pick("x", "", "3", "<b>", "Zoë")}}
+			t["intent"] = m{"name": in, "slots": m{"v": g.pick(g.t.pool([]string{"x", "", "3", "<b>", "Zoë"})...)}}
 		}
 		turns = append(turns, t)
 	}
@@ -545,8 +552,13 @@ func (g *tgen) fixture() m {
 // upstream parses a file as written and stops the run there, ours
 // rewrites it (docs/compat/views.md, "`??` inside a template file").
 func writeTmpl(dir string, n int, seed uint64, blocks, known bool) error {
+	return writeTmplText(dir, n, seed, blocks, known, textOpts{})
+}
+
+// writeTmplText is writeTmpl with -text and -coalesce.
+func writeTmplText(dir string, n int, seed uint64, blocks, known bool, t textOpts) error {
 	for i := range n {
-		g := newTgen(seed + uint64(i))
+		g := newTgen(seed+uint64(i), t)
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, inc := g.story(fmt.Sprintf("tmpl-%d", seed+uint64(i)))
 		fix := g.fixture()
@@ -558,7 +570,8 @@ func writeTmpl(dir string, n int, seed uint64, blocks, known bool) error {
 			bg.apply(app)
 			bg.apply(fix)
 		}
-		if err := writeFiles(d, []agentFile{{"app.yaml", app}, {filepath.Join("flows", "f.yaml"), fix}, {filepath.Join("views", "inc.pongo"), "I " + inc}}); err != nil {
+		files := []agentFile{{"app.yaml", app}, {filepath.Join("flows", "f.yaml"), fix}, {filepath.Join("views", "inc.pongo"), "I " + inc}}
+		if err := writeText(d, files, t); err != nil {
 			return err
 		}
 	}

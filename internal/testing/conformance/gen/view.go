@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
+
+	"kitsoki/pkg/story/expr"
 )
 
 // The third kind of story (`gen write -kind view`): typed views of every
@@ -21,12 +23,17 @@ import (
 
 // vgen holds one view story's random choices.
 type vgen struct {
-	rnd *rand.Rand
+	rnd   *rand.Rand
+	t     textOpts
+	texts []string // viewTexts, and wideTexts under -text wide
 }
 
-func newVgen(seed uint64) *vgen {
-	return &vgen{rnd: rand.New(rand.NewPCG(seed, seed^0x452821e638d01377))}
+func newVgen(seed uint64, t textOpts) *vgen {
+	return &vgen{rnd: rand.New(rand.NewPCG(seed, seed^0x452821e638d01377)), t: t, texts: t.pool(viewTexts)}
 }
+
+// txt is a text value from the story's pool.
+func (g *vgen) txt() string { return g.texts[g.rnd.IntN(len(g.texts))] }
 
 func (g *vgen) pick(xs ...string) string { return xs[g.rnd.IntN(len(xs))] }
 func (g *vgen) chance(pct int) bool      { return g.rnd.IntN(100) < pct }
@@ -34,7 +41,8 @@ func (g *vgen) chance(pct int) bool      { return g.rnd.IntN(100) < pct }
 // The text values a view story's strings take: empty, spaces, long
 // prose, several lines, unicode, wide CJK, tabs, markup, numbers as text.
 // No rune outside the BMP: yaml.v3 writes it as a \U escape, which
-// upstream's YAML reader drops.
+// upstream's YAML reader drops (-text wide adds some, written as
+// literal UTF-8: texts.go).
 var viewTexts = []string{
 	"", " ", "abc", "Zoë", "日本語のテキスト", "漢字 かな カナ 한국어", "a\nb", "line one\nline two\n", "\tindented",
 	"  pad  ", "<b>&amp;</b>", "12", "true", "x: y", "- dash", "a-very-long-word-without-any-spaces-that-goes-on-and-on-past-the-width-of-eighty-cells",
@@ -65,7 +73,7 @@ var viewKeys = []string{"b", "f", "i", "l", "mp", "s", "t", "z"}
 
 func (g *vgen) value(k string) any {
 	if k == "s" || k == "t" {
-		return viewTexts[g.rnd.IntN(len(viewTexts))]
+		return g.txt()
 	}
 	vs := viewShapes[k]
 	return vs[g.rnd.IntN(len(vs))]
@@ -76,6 +84,9 @@ func (g *vgen) ref() string {
 	a := g.pick("world.i", "world.f", "world.s", "world.t", "world.b", "world.z", "world.l", "world.mp",
 		"world.mp.name", "world.mp.k", "world.l.0", "world.missing", "state.path", "state.description",
 		"slots.v", `available("to_c")`, `intent_status("put")`, `blocked("set1")`, "menu|length", "menu.primary.0.intent", "menu.blocked.0.reason", "menu.primary.1.destination_hint")
+	if g.t.unspaced && g.chance(30) {
+		a += g.t.coalesce(g.pick) + g.pick(`"d"`, "world.i", `""`, "world.missing", "0")
+	}
 	if g.chance(25) {
 		a += "|" + g.pick("upper", "length", `default:"-"`, "join:\", \"", "floatformat:1", "yesno", "title", "wordwrap:10")
 	}
@@ -86,13 +97,13 @@ func (g *vgen) ref() string {
 func (g *vgen) text() string {
 	switch g.rnd.IntN(6) {
 	case 0:
-		return viewTexts[g.rnd.IntN(len(viewTexts))]
+		return g.txt()
 	case 1, 2:
 		return g.ref()
 	case 3:
-		return viewTexts[g.rnd.IntN(len(viewTexts))] + " " + g.ref()
+		return g.txt() + " " + g.ref()
 	case 4:
-		return "{% if world.b %}" + g.ref() + "{% else %}" + viewTexts[g.rnd.IntN(len(viewTexts))] + "{% endif %}"
+		return "{% if world.b %}" + g.ref() + "{% else %}" + g.txt() + "{% endif %}"
 	default:
 		return g.pick("T ", "x=", "", "— ") + g.ref() + g.pick("", " / "+g.ref(), "\n"+g.ref())
 	}
@@ -449,7 +460,7 @@ func (g *vgen) fixture() m {
 	add := func(in string) {
 		t := m{"intent": m{"name": in}}
 		if in == "put" {
-			v := viewTexts[g.rnd.IntN(len(viewTexts))]
+			v := g.txt()
 			if g.chance(20) {
 				v = g.pick("{{ world.i }}", "{% if true %}x{% endif %}", "100%")
 			}
@@ -475,10 +486,19 @@ func (g *vgen) fixture() m {
 
 // writeView writes n view stories, story i from seed+i.
 func writeView(dir string, n int, seed uint64, blocks bool) error {
+	return writeViewText(dir, n, seed, blocks, textOpts{})
+}
+
+// writeViewText is writeView with -text and -coalesce.
+func writeViewText(dir string, n int, seed uint64, blocks bool, t textOpts) error {
 	for i := range n {
-		g := newVgen(seed + uint64(i))
+		g := newVgen(seed+uint64(i), t)
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, layout, tf := g.story(fmt.Sprintf("view-%d", seed+uint64(i)))
+		// upstream parses a template file as written: a `??` there stops
+		// its run (docs/compat/views.md), so the file gets the |default:
+		// it stands for
+		tf = expr.CoalesceRewritten(tf)
 		fix := g.fixture()
 		if blocks {
 			bg := newBlockGen(seed + uint64(i))
@@ -486,7 +506,7 @@ func writeView(dir string, n int, seed uint64, blocks bool) error {
 			bg.apply(fix)
 		}
 		files := []agentFile{{"app.yaml", app}, {filepath.Join("flows", "f.yaml"), fix}, {filepath.Join("views", "layout.pongo"), layout}, {filepath.Join("views", "tf.pongo"), tf}}
-		if err := writeFiles(d, files); err != nil {
+		if err := writeText(d, files, t); err != nil {
 			return err
 		}
 	}
