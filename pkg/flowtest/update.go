@@ -20,8 +20,11 @@ type Update struct {
 	Files   []*FileUpdate
 	Refused []Refusal
 	// Fixtures and Changes count the fixtures updated and the
-	// expectations changed.
+	// expectations changed; after [Runner.WriteUpdate], only those of
+	// the files written.
 	Fixtures, Changes int
+	// Unwritten counts the files WriteUpdate could not write.
+	Unwritten int
 }
 
 // FileUpdate is one fixture file's new content.
@@ -30,6 +33,7 @@ type FileUpdate struct {
 	Story    string // the app.yaml its fixtures run against
 	Old, New []byte
 	Changes  []Change
+	fixtures int    // the fixtures of the file it updates
 	edits    []edit // sorted, disjoint
 }
 
@@ -164,6 +168,7 @@ func (u *Update) file(ctx context.Context, r *Runner, f *File, byName map[string
 		}
 		keep = append(keep, p.edits...)
 		fu.Changes = append(fu.Changes, p.changes...)
+		fu.fixtures++
 		u.Fixtures++
 		u.Changes += len(p.changes)
 	}
