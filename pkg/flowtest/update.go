@@ -236,12 +236,12 @@ func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error)
 	var changes []Change
 	for _, ch := range chs {
 		n, flow, err := s.node(ch.path)
-		if err != nil {
-			return nil, nil, ch.pos, fmt.Errorf("%s: %v", ch.what, err)
+		var es []edit
+		if err == nil {
+			es, err = s.rewrite(n, ch.path, ch.want, flow)
 		}
-		es, err := s.rewrite(n, ch.path, ch.want, flow)
 		if err != nil {
-			return nil, nil, ch.pos, fmt.Errorf("%s: %v", ch.what, err)
+			return nil, nil, s.sharedAt(n, err, ch.pos), fmt.Errorf("%s: %v", ch.what, err)
 		}
 		if len(es) == 0 {
 			continue
@@ -258,13 +258,24 @@ func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error)
 	return out, changes, fx.Pos, nil
 }
 
+// sharedAt is where a refusal err of node n is placed: an alias or an
+// anchor where the file holds it (the value read through an alias has
+// the anchored node's place, another turn's), else def.
+func (s *srcDoc) sharedAt(n *yaml.Node, err error, def Pos) Pos {
+	if n == nil || !errors.Is(err, errAnchor) || (n.Kind != yaml.AliasNode && n.Anchor == "") {
+		return def
+	}
+	return Pos{File: def.File, Line: s.line + n.Line, Col: n.Column}
+}
+
 // node walks path from the document root: the node there, and whether it
-// sits in a flow collection; a step through an anchor, alias or merge is refused.
+// sits in a flow collection; a step through an anchor, alias or merge is
+// refused (with the node holding it).
 func (s *srcDoc) node(path []step) (*yaml.Node, bool, error) {
 	n, flow := s.root, false
 	for _, st := range path {
 		if n.Kind == yaml.AliasNode || n.Anchor != "" {
-			return nil, false, errAnchor
+			return n, false, errAnchor
 		}
 		flow = flow || n.Style&yaml.FlowStyle != 0
 		var next *yaml.Node
