@@ -75,6 +75,10 @@ func (s *runSave) finish(ctx context.Context, out io.Writer, ld *compose.Loaded,
 	}
 	fmt.Fprintf(out, "saved fixture %s: %d turn(s), %s; it passes: kitsoki test %s --flows %s\n",
 		termsafe.Line(f.saveFixture), saved.Turns, answers, termsafe.Line(ld.Path), termsafe.Line(saved.Flows))
+	if saved.Stale != "" {
+		fmt.Fprintf(out, "%s, an earlier save's host cassette, is not named by the new fixture (its answers are host_handlers stubs now): remove it unless another fixture reads it\n",
+			termsafe.Line(filepath.Join(filepath.Dir(f.saveFixture), filepath.Base(saved.Stale))))
+	}
 	return nil
 }
 

@@ -154,6 +154,29 @@ func TestSaveFixtureCassette(t *testing.T) {
 	}
 }
 
+// A fixture saved again with --force from a run whose answers are stubs
+// now names no cassette: the earlier save's is kept (another fixture may
+// read it) and the command says it is no longer named.
+func TestSaveFixtureForceLeavesCassetteNamed(t *testing.T) {
+	dir := saveTree(t, "{{ world.n }}")
+	file := filepath.Join(dir, "flows", "counted.yaml")
+	if code, out, errOut := runSaving(t, dir, "--intent", "count", "--intent", "count", "--save-fixture", file); !strings.Contains(out, "2 answer(s) in counted.cassette.yaml") {
+		t.Fatalf("%d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := runSaving(t, dir, "--intent", "count", "--save-fixture", file, "--force")
+	if !strings.Contains(out, "1 host_handlers stub(s)") {
+		t.Fatalf("%d\n%s%s", code, out, errOut)
+	}
+	stale := filepath.Join(dir, "flows", "counted.cassette.yaml")
+	if want := stale + ", an earlier save's host cassette, is not named by the new fixture"; !strings.Contains(out, want) {
+		t.Errorf("no word of the cassette the fixture no longer names; want %q in\n%s", want, out)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Errorf("the earlier cassette was removed: %v", err)
+	}
+	testSaved(t, dir, "flows/counted.yaml")
+}
+
 // The file is never overwritten without --force, never written outside
 // the project, never anything but YAML; a run that failed writes nothing.
 func TestSaveFixtureRefusals(t *testing.T) {

@@ -40,8 +40,8 @@ func checkUpdateFlags(f *testFlags) error {
 	return nil
 }
 
-// runUpdate is kitsoki test --update: the diffs, the fixtures left alone
-// and the summary, then the files written unless --dry-run.
+// runUpdate is kitsoki test --update: the diffs, the fixtures left alone,
+// the files written unless --dry-run, then the summary of what was.
 func runUpdate(ctx context.Context, stdout, stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, results []*flowtest.Result, dryRun bool) error {
 	u := runner.Update(ctx, files, results)
 	for _, fu := range u.Files {
@@ -49,6 +49,15 @@ func runUpdate(ctx context.Context, stdout, stderr io.Writer, runner *flowtest.R
 	}
 	for _, r := range u.Refused {
 		fmt.Fprintf(stdout, "not updated  %s  %s: %s\n", termsafe.Line(r.Fixture), termsafe.Line(r.Pos.String()), termsafe.Printable(r.Reason))
+	}
+	// The files are written before the summary, so it counts only what
+	// reached the disk (a full disk or a file changed meanwhile is not).
+	writeFailed := false
+	if !dryRun {
+		if err := runner.WriteUpdate(u); err != nil {
+			fmt.Fprintf(stderr, "kitsoki test --update: %s\n", termsafe.Printable(err.Error()))
+			writeFailed = true
+		}
 	}
 	verb := "updated"
 	if dryRun {
@@ -58,15 +67,15 @@ func runUpdate(ctx context.Context, stdout, stderr io.Writer, runner *flowtest.R
 	if len(u.Refused) > 0 {
 		fmt.Fprintf(stdout, ", %d failing %s not updated", len(u.Refused), human.Plural(len(u.Refused), "fixture", "fixtures"))
 	}
+	if u.Unwritten > 0 {
+		fmt.Fprintf(stdout, ", %d %s not written (see above)", u.Unwritten, human.Plural(u.Unwritten, "file", "files"))
+	}
 	fmt.Fprintln(stdout)
 	if dryRun && u.Fixtures > 0 {
 		fmt.Fprintln(stdout, "(--dry-run: no file was changed)")
 	}
-	if !dryRun {
-		if err := runner.WriteUpdate(u); err != nil {
-			fmt.Fprintf(stderr, "kitsoki test --update: %s\n", termsafe.Printable(err.Error()))
-			return silentExit(exitUsageEnv)
-		}
+	if writeFailed {
+		return silentExit(exitUsageEnv)
 	}
 	switch {
 	case slices.ContainsFunc(results, func(r *flowtest.Result) bool { return r.Fatal != nil }):

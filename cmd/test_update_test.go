@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/unwritable"
 )
 
 // driftFlow is failFlow with a comment that must survive: its second
@@ -137,5 +139,29 @@ func TestUpdateCommandConfined(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(target); string(b) != driftFlow {
 		t.Errorf("the file outside the root changed:\n%s", b)
+	}
+}
+
+// An update whose file cannot be written (a full disk, here a flows
+// directory where nothing can be created) leaves the fixture as it was,
+// names the file and why, and its summary counts nothing as updated.
+func TestUpdateCommandUnwritableCountsNothing(t *testing.T) {
+	dir := testStory(t, map[string]string{"drift.yaml": driftFlow})
+	path := filepath.Join(dir, "flows", "drift.yaml")
+	if err := unwritable.Dir(t, filepath.Dir(path)); err != nil {
+		t.Skipf("needs a flows directory nobody can write: %v", err)
+	}
+	code, out, errOut := runCmd(t, "test", dir, "--update")
+	if code != exitUsageEnv {
+		t.Errorf("exit %d, want 2\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, path+": not updated: ") {
+		t.Errorf("stderr does not name the file not written:\n%s", errOut)
+	}
+	if !strings.HasSuffix(out, "0 fixtures updated, 0 expectations changed, 1 file not written (see above)\n") {
+		t.Errorf("the summary counts what was not written:\n%s", out)
+	}
+	if b, _ := os.ReadFile(path); string(b) != driftFlow {
+		t.Errorf("the file changed:\n%s", b)
 	}
 }

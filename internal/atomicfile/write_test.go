@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/unwritable"
 )
 
 func TestWriteReplacesWholeAndSetsMode(t *testing.T) {
@@ -52,15 +54,8 @@ func TestWriteFailureLeavesTargetAndNoTemp(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if os.Geteuid() == 0 {
-		if err := makeUnwritable(t, dir); err != nil {
-			t.Skipf("as root, needs the immutable attribute on %s: %v", dir, err)
-		}
-	} else {
-		if err := os.Chmod(dir, 0o555); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Chmod(dir, 0o755)
+	if err := unwritable.Dir(t, dir); err != nil {
+		t.Skipf("needs a directory nobody can write: %v", err)
 	}
 	err := Write(path, []byte("new"), 0o644)
 	if err == nil || !strings.HasPrefix(err.Error(), "cannot create a file in "+dir+": ") || strings.Contains(err.Error(), ".tmp-") {

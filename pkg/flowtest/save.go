@@ -44,6 +44,10 @@ type Saved struct {
 	// Flows is the fixture relative to the story's directory: what
 	// `kitsoki test STORY --flows` takes.
 	Flows string
+	// Stale is FILE.cassette.yaml when this save needed none but one is
+	// there (an earlier save's, under --force): the new fixture does not
+	// name it, and it is left for the author to remove.
+	Stale string
 }
 
 // failedRunError is why a failed run saves nothing, with the run's own
@@ -136,7 +140,17 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	if err := atomicfile.Write(file, data, 0o644); err != nil {
 		return nil, fmt.Errorf("--save-fixture: %s: %v", file, atomicfile.Cause(err))
 	}
+	if pair := cassetteOf(file); cassette == nil {
+		if _, err := os.Lstat(pair); err == nil {
+			saved.Stale = pair
+		}
+	}
 	return saved, nil
+}
+
+// cassetteOf is the host cassette a save writes beside file.
+func cassetteOf(file string) string {
+	return strings.TrimSuffix(file, filepath.Ext(file)) + ".cassette.yaml"
 }
 
 // draft is the fixture SaveFixture is writing, and the runner that runs it.
@@ -176,7 +190,7 @@ func (d *draft) compose(ld *compose.Loaded, terminal bool, o SaveOptions) (*Save
 		d.sf.Stubs, saved.Stubs = stubs, len(stubs)
 		return saved, nil, nil
 	}
-	saved.Cassette = strings.TrimSuffix(d.file, filepath.Ext(d.file)) + ".cassette.yaml"
+	saved.Cassette = cassetteOf(d.file)
 	if _, err := saveTarget(saved.Cassette, o.Root, o.Force); err != nil {
 		return nil, nil, err
 	}

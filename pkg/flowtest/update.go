@@ -20,8 +20,11 @@ type Update struct {
 	Files   []*FileUpdate
 	Refused []Refusal
 	// Fixtures and Changes count the fixtures updated and the
-	// expectations changed.
+	// expectations changed; after [Runner.WriteUpdate], only those of
+	// the files written.
 	Fixtures, Changes int
+	// Unwritten counts the files WriteUpdate could not write.
+	Unwritten int
 }
 
 // FileUpdate is one fixture file's new content.
@@ -30,6 +33,7 @@ type FileUpdate struct {
 	Story    string // the app.yaml its fixtures run against
 	Old, New []byte
 	Changes  []Change
+	fixtures int    // the fixtures of the file it updates
 	edits    []edit // sorted, disjoint
 }
 
@@ -164,6 +168,7 @@ func (u *Update) file(ctx context.Context, r *Runner, f *File, byName map[string
 		}
 		keep = append(keep, p.edits...)
 		fu.Changes = append(fu.Changes, p.changes...)
+		fu.fixtures++
 		u.Fixtures++
 		u.Changes += len(p.changes)
 	}
@@ -231,12 +236,12 @@ func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error)
 	var changes []Change
 	for _, ch := range chs {
 		n, flow, err := s.node(ch.path)
-		if err != nil {
-			return nil, nil, ch.pos, fmt.Errorf("%s: %v", ch.what, err)
+		var es []edit
+		if err == nil {
+			es, err = s.rewrite(n, ch.path, ch.want, flow)
 		}
-		es, err := s.rewrite(n, ch.path, ch.want, flow)
 		if err != nil {
-			return nil, nil, ch.pos, fmt.Errorf("%s: %v", ch.what, err)
+			return nil, nil, s.sharedAt(n, err, ch.pos), fmt.Errorf("%s: %v", ch.what, err)
 		}
 		if len(es) == 0 {
 			continue
@@ -253,13 +258,24 @@ func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error)
 	return out, changes, fx.Pos, nil
 }
 
+// sharedAt is where a refusal err of node n is placed: an alias or an
+// anchor where the file holds it (the value read through an alias has
+// the anchored node's place, another turn's), else def.
+func (s *srcDoc) sharedAt(n *yaml.Node, err error, def Pos) Pos {
+	if n == nil || !errors.Is(err, errAnchor) || (n.Kind != yaml.AliasNode && n.Anchor == "") {
+		return def
+	}
+	return Pos{File: def.File, Line: s.line + n.Line, Col: n.Column}
+}
+
 // node walks path from the document root: the node there, and whether it
-// sits in a flow collection; a step through an anchor, alias or merge is refused.
+// sits in a flow collection; a step through an anchor, alias or merge is
+// refused (with the node holding it).
 func (s *srcDoc) node(path []step) (*yaml.Node, bool, error) {
 	n, flow := s.root, false
 	for _, st := range path {
 		if n.Kind == yaml.AliasNode || n.Anchor != "" {
-			return nil, false, errAnchor
+			return n, false, errAnchor
 		}
 		flow = flow || n.Style&yaml.FlowStyle != 0
 		var next *yaml.Node

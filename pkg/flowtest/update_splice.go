@@ -140,24 +140,36 @@ func sameKeys(n *yaml.Node, m map[string]any) bool {
 	return true
 }
 
-// candidates are the replacements of node n by want, best first.
+// candidates are the replacements of node n by want, best first. A
+// block collection becoming a one-line value is written on its key's line
+// ("v: x", not "v:" and x on the line below).
 func (d *srcDoc) candidates(n *yaml.Node, want any, flow bool) ([]edit, error) {
 	start, end, err := d.span(n, flow)
 	if err != nil {
 		return nil, err
 	}
+	block := n.Kind != yaml.ScalarNode && n.Style&yaml.FlowStyle == 0 && !flow
 	var out []edit
 	add := func(text string, ok bool) {
 		if ok {
 			out = append(out, edit{start, end, text})
 		}
 	}
+	inline, hop := add, start
+	if h, ok := d.afterKey(start); ok && block {
+		hop = h
+		inline = func(text string, ok bool) {
+			if ok {
+				out = append(out, edit{hop, end, " " + text})
+			}
+		}
+	}
 	switch w := want.(type) {
 	case map[string]any, []any:
-		if n.Kind != yaml.ScalarNode && n.Style&yaml.FlowStyle == 0 && !flow && !emptyCollection(w) {
+		if block && !emptyCollection(w) {
 			add(blockText(w, d.column(start)))
 		}
-		add(flowText(w))
+		inline(flowText(w))
 	case string:
 		if n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 			if indent, e, err := blockScalarBody(d.src, start); err == nil {
@@ -172,23 +184,41 @@ func (d *srcDoc) candidates(n *yaml.Node, want any, flow bool) ([]edit, error) {
 			add(singleQuoted(w))
 		case n.Kind == yaml.ScalarNode && n.Style&yaml.DoubleQuotedStyle != 0:
 		default:
-			add(plainText(w, flow))
+			inline(plainText(w, flow))
 		}
 		if !flow && strings.Contains(w, "\n") {
-			indent := d.keyColumn(start) + 2
+			indent := d.keyColumn(hop) + 2
 			chomp := "|-"
 			if strings.HasSuffix(w, "\n") {
 				chomp = "|"
 			}
 			if txt, ok := blockLines(w, indent, chomp, false); ok {
-				add(chomp+txt, true)
+				inline(chomp+txt, true)
 			}
 		}
-		add(doubleQuoted(w))
+		inline(doubleQuoted(w))
 	default:
-		add(plainText(w, flow))
+		inline(plainText(w, flow))
 	}
 	return out, nil
+}
+
+// afterKey is the offset just after the "key:" whose value starts at off
+// on a later line, only blanks between them; false otherwise (a comment
+// between them, or a '#' anywhere before the colon on its line).
+func (d *srcDoc) afterKey(off int) (int, bool) {
+	i, crossed := off-1, false
+	for i >= 0 && strings.IndexByte(" \t\r\n", d.src[i]) >= 0 {
+		crossed = crossed || d.src[i] == '\n'
+		i--
+	}
+	if i < 0 || !crossed || d.src[i] != ':' {
+		return 0, false
+	}
+	if ls := bytes.LastIndexByte(d.src[:i], '\n') + 1; bytes.IndexByte(d.src[ls:i], '#') >= 0 {
+		return 0, false // the colon may end a comment ("v:  # note:")
+	}
+	return i + 1, true
 }
 
 func emptyCollection(v any) bool {

@@ -67,6 +67,10 @@ func TestSpliceStyles(t *testing.T) {
 		{"block map with new keys", "w:\n  obj:\n    a: 1\n    b: 2\nz: 0\n", 0, keys("w", "obj"), map[string]any{"c": int64(3), "d": []any{"x", "y"}}, "w:\n  obj:\n    c: 3\n    d:\n      - x\n      - \"y\"\nz: 0\n"},
 		{"block list to another length", "l:\n  - a\n  - b\nz: 0\n", 0, keys("l"), []any{"a"}, "l:\n  - a\nz: 0\n"},
 		{"scalar to map", "a: foo\n", 0, keys("a"), map[string]any{"k": int64(1)}, "a: {k: 1}\n"},
+		{"block map to scalar, on the key's line", "w:\n  v:\n    k: x  # kept\n  c: d\n", 0, keys("w", "v"), "x", "w:\n  v: x  # kept\n  c: d\n"},
+		{"block list to several lines", "w:\n  v:\n    - a\n  c: d\n", 0, keys("w", "v"), "x\ny", "w:\n  v: |-\n    x\n    y\n  c: d\n"},
+		{"block list to empty map", "v:\n  - a\nc: d\n", 0, keys("v"), map[string]any{}, "v: {}\nc: d\n"},
+		{"a comment after the key stays", "v:  # note:\n  - a\nc: d\n", 0, keys("v"), "x", "v:  # note:\n  x\nc: d\n"},
 		{"second document", "a: 1\n---\n# two\nb: x\n", 1, keys("b"), "z", "a: 1\n---\n# two\nb: z\n"},
 		{"a string with a control character", "a: x\n", 0, keys("a"), "bell\x07", "a: \"bell\\a\"\n"},
 	}

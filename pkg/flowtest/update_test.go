@@ -143,6 +143,20 @@ func TestUpdateRefusals(t *testing.T) {
 		"could not run")
 }
 
+// A refused value read through an alias is placed at the alias, the
+// turn's own line, not at the anchor another turn holds.
+func TestUpdateAnchorRefusalAtAlias(t *testing.T) {
+	fixture := "test_kind: flow\ninitial_state: a\n" + stubs + "turns:\n  - intent: { name: go }\n    expect_state: &s b\n  - intent: { name: back }\n    expect_state: *s\n"
+	_, u, _ := updateFlow(t, fixture)
+	if len(u.Refused) != 1 || !strings.Contains(u.Refused[0].Reason, "turn 2 expect_state: the value comes from a YAML anchor or alias") {
+		t.Fatalf("refusals %+v; want one about turn 2's alias", u.Refused)
+	}
+	line := strings.Count(fixture[:strings.Index(fixture, "*s")], "\n") + 1
+	if p := u.Refused[0].Pos; p.Line != line || p.Col != 19 {
+		t.Errorf("refused at %s; want line %d column 19, where the alias is", p, line)
+	}
+}
+
 func TestUpdateViewPatterns(t *testing.T) {
 	cases := []struct{ pattern, view, want, err string }{
 		{"You hav won", "...You have won!", `You have won`, ""},

@@ -13,12 +13,16 @@ import (
 
 // WriteUpdate writes each file of u in place, atomically, through a
 // symlink, only inside the story's project root and only when unchanged
-// since the run read it; the error names each file not written and why.
+// since the run read it; the error names each file not written and why,
+// and u's counts then leave out what those files would have changed.
 func (r *Runner) WriteUpdate(u *Update) error {
 	var errs []error
 	for _, fu := range u.Files {
 		if err := r.writeFile(fu); err != nil {
 			errs = append(errs, fmt.Errorf("%s: not updated: %v", fu.Path, err))
+			u.Fixtures -= fu.fixtures
+			u.Changes -= len(fu.Changes)
+			u.Unwritten++
 		}
 	}
 	return errors.Join(errs...)

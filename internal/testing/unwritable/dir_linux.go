@@ -1,4 +1,4 @@
-package atomicfile
+package unwritable
 
 import (
 	"os"
@@ -11,11 +11,8 @@ import (
 // can be created, removed or renamed, even by root.
 const fsImmutableFL = 0x10
 
-// makeUnwritable makes dir a directory in which root cannot create a file
-// (a read-only mode does not stop root): the immutable attribute, removed
-// again before t's temporary directories are. An error means this file
-// system or this root (without CAP_LINUX_IMMUTABLE) cannot set it.
-func makeUnwritable(t *testing.T, dir string) error {
+// immutable sets dir's immutable attribute until t ends.
+func immutable(t testing.TB, dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {
 		return err
