@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
@@ -44,10 +45,11 @@ import (
 // target, initial:, on_error or event name, nor a decider: human gate,
 // and no on_complete but a background job's of such effects and literal
 // targets, whose calls the fixture answers without side effects
-// (replayHosts: its host_handlers, on the orchestrator path, a job's
-// after a delay, so that it lands only in an advance_clock, never racing
-// the next turn, and no other call's; none is dispatched on the legacy
-// path); no job out when the run starts; the ids jobs get, and what
+// (replayHosts: its host_handlers, on the orchestrator path, and no
+// other call's; none is dispatched on the legacy path; a job answered at
+// once is landed as the rig lands it, but the run follows no intent while
+// one is out, upstream's listener racing it: replayRaces); no job out
+// when the run starts; the ids jobs get, and what
 // holds them, left unknown (replayWorld); a world
 // every key of which is certain; a start on a plain leaf, or on a
 // configuration with one leaf in each region printed as the engines
@@ -79,6 +81,10 @@ type parReplay struct {
 	// starts (replayFirst), so the events it writes are the rig's, their
 	// payloads too (replayEvents)
 	first bool
+	// quiet: no job landed in the turn last fired, and none answered at
+	// once is out after it, so its view and events are the rig's on a
+	// story with background jobs too (replayLandFire)
+	quiet bool
 	// owns: the lint lost where the fixture rests, and the run alone
 	// follows the turns (replayed); else it runs beside the lint's own
 	// walk, judging what that walk does not (replayBeside)
@@ -328,11 +334,16 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 // the run ended, when the machine cannot take it.
 func (l *fixtureLint) replayLandFire(t *Turn) (turn *engine.Turn, before string, ok bool) {
 	rp := l.replay
+	if l.replayRaces() {
+		l.endReplay()
+		return nil, "", false
+	}
 	if err := rp.sess.Land(context.Background()); err != nil {
 		l.endReplay()
 		return nil, "", false
 	}
 	before = rp.sess.State()
+	landed := endedJobs(rp.sess)
 	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
 	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
 	rp.turns++
@@ -340,7 +351,44 @@ func (l *fixtureLint) replayLandFire(t *Turn) (turn *engine.Turn, before string,
 		l.endReplay()
 		return nil, "", false
 	}
+	rp.quiet = endedJobs(rp.sess) == landed && !l.replayRaces()
 	return turn, before, true
+}
+
+// replayRaces reports whether a job the run started is still out
+// answered at once: the rig lands it before the next intent (Land), but
+// upstream's listener lands it in real time, racing that intent (most
+// runs land it first, not all: lint_jobs_land.go's raceLand; docs/compat
+// engine.md's job-landing races), so the run follows no intent past it.
+// A job answered after a delay lands only in an advance_clock.
+func (l *fixtureLint) replayRaces() bool {
+	delay := map[string]time.Duration{}
+	for _, st := range l.fx.HostHandlers {
+		delay[st.Name] = st.Delay
+	}
+	for _, j := range l.replay.sess.Jobs() {
+		if !j.Ended.IsZero() {
+			continue // landed
+		}
+		served, _, ok := host.Route(l.ix.bound(j.Namespace), func(n string) bool { _, ok := delay[n]; return ok })
+		if !ok || delay[served] <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// endedJobs counts the jobs of sess that landed (their completion turn
+// ran: Ended is set then, while the store's status reads done as soon as
+// the answer is in).
+func endedJobs(sess *engine.Session) int {
+	n := 0
+	for _, j := range sess.Jobs() {
+		if !j.Ended.IsZero() {
+			n++
+		}
+	}
+	return n
 }
 
 // replayExpectError fires t's intent (a replayErrorTurn) on the run and
@@ -542,10 +590,10 @@ func (l *fixtureLint) replayHosts() (*host.Registry, bool) {
 		if !ok || strings.HasPrefix(h, "host.agent.") && served != h {
 			return nil, false // an agent verb a stub serves by prefix goes to the agent layer
 		}
-		// a delayed foreground call may fail; a job answered at once
-		// races the next turn upstream (lint_jobs_land.go's raceLand):
-		// only jobs that land during an advance_clock are followed
-		if delayed[served] && l.ix.foreground[h] || l.ix.jobCalls[h] && !delayed[served] {
+		// a delayed foreground call may fail; a job answered at once is
+		// followed as the rig lands it (the run ends where it would race
+		// the next turn: replayRaces)
+		if delayed[served] && l.ix.foreground[h] {
 			return nil, false
 		}
 	}
