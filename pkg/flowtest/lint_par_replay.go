@@ -85,6 +85,9 @@ type parReplay struct {
 	// once is out after it, so its view and events are the rig's on a
 	// story with background jobs too (replayLandFire)
 	quiet bool
+	// fired: the intent the turn last fired sent (its own, or the
+	// recording's answer to its input: lint_replay_input.go)
+	fired string
 	// owns: the lint lost where the fixture rests, and the run alone
 	// follows the turns (replayed); else it runs beside the lint's own
 	// walk, judging what that walk does not (replayBeside)
@@ -154,7 +157,7 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 		l.replayExpectError(t)
 		return true
 	}
-	if !replayTurn(t) {
+	if !replayTurn(t) && !l.replayInputTurn(t) {
 		l.endReplay()
 		return false
 	}
@@ -182,13 +185,14 @@ func (l *fixtureLint) replayAdvance(t *Turn) {
 }
 
 // replayPre is the world before a turn fired at r that startReplay may
-// need: a copy of the known world where it is certain and r is a state
-// or configuration on a story that calls nothing; nil elsewhere.
-func (l *fixtureLint) replayPre(r rest) *knownWorld {
-	if (r.in == nil && r.at == nil) || !certainWorld(l.world) || !l.replayable() {
+// need: a copy of w, the known world before it, where it is certain and
+// r is a state or configuration on a story the run may follow; nil
+// elsewhere.
+func (l *fixtureLint) replayPre(r rest, w *knownWorld) *knownWorld {
+	if (r.in == nil && r.at == nil) || !certainWorld(w) || !l.replayable() {
 		return nil
 	}
-	return l.world.clone()
+	return w.clone()
 }
 
 // startReplay runs t, fired at r (a certain state or configuration after
@@ -198,7 +202,7 @@ func (l *fixtureLint) replayPre(r rest) *knownWorld {
 // while it is not ended.
 func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if l.replay != nil {
-		if !replayTurn(t) && !l.replayClock(t) && !replayErrorTurn(t) {
+		if !replayTurn(t) && !l.replayInputTurn(t) && !l.replayClock(t) && !replayErrorTurn(t) {
 			l.replay.close()
 			l.replay = nil
 		}
@@ -208,7 +212,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if len(l.jobs) > 0 || l.jobsLost {
 		return // a job started before the run would land unseen by it
 	}
-	if pre == nil || !ok || !replayTurn(t) || !certainWorld(pre) {
+	if pre == nil || !ok || !replayTurn(t) && !l.replayInputTurn(t) || !certainWorld(pre) {
 		return
 	}
 	m := l.ix.compiledMachine()
@@ -282,7 +286,7 @@ func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
 		l.rest = rest{} // the run knows where the fixture rests, the lint no longer
 	}
 	switch {
-	case t.Intent == nil:
+	case t.Intent == nil && !t.HasInput:
 		l.replayAdvance(t) // a clock turn (startReplay kept the run for no other)
 	case t.ExpectError != nil:
 		l.replayExpectError(t)
@@ -301,7 +305,7 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	if !ok {
 		return
 	}
-	how := l.replayHow()
+	how, rp := l.replayHow(), l.replay
 	switch {
 	case turn.Err != nil:
 		l.endReplay()
@@ -309,12 +313,12 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 		// every rejection fails the turn but the orchestrator's missing
 		// slot, a clarification that moves nothing (flow-format §3.6)
 		code := turn.Rejection.Code
-		l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q, fired at %q, is rejected %s by %s: the turn is rejected on both engines, if the fixture gets this far; fire an intent taken there, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
-			t.Index, t.Intent.Name, before, code, how, code)
+		l.warn(firedPos(t), ruleRejected, "turns[%d]: %s, fired at %q, is rejected %s by %s: the turn is rejected on both engines, if the fixture gets this far; fire an intent taken there, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
+			t.Index, firedIntent(t, rp.fired), before, code, how, code)
 		l.endReplay()
 	case t.ExpectState != nil && *t.ExpectState != turn.State && l.ix.hasState(*t.ExpectState):
-		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-			t.Index, *t.ExpectState, t.Intent.Name, before, turn.State, how, turn.State)
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but %s, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, *t.ExpectState, firedName(t, rp.fired), before, turn.State, how, turn.State)
 		l.endReplay()
 	case l.replayEvents(t, turn, before) || l.replayView(t, turn, before):
 		l.endReplay()
@@ -344,8 +348,13 @@ func (l *fixtureLint) replayLandFire(t *Turn) (turn *engine.Turn, before string,
 	}
 	before = rp.sess.State()
 	landed := endedJobs(rp.sess)
-	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
-	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
+	in, ok := l.replayInput(t, before)
+	if !ok {
+		l.endReplay()
+		return nil, "", false
+	}
+	rp.fired = in.Intent
+	turn, err := rp.sess.Fire(context.Background(), in)
 	rp.turns++
 	if err != nil || turn == nil {
 		l.endReplay()

@@ -39,13 +39,13 @@ func (l *fixtureLint) replayView(t *Turn, turn *engine.Turn, before string) bool
 		if err != nil || re.MatchString(view) {
 			return false
 		}
-		l.warn(t.valueAt("expect_view_matches"), ruleView, "turns[%d].expect_view_matches: %q, but the turn's intent %q, fired at %q, renders %s on %s: the pattern does not match on both engines; match the view the turn renders, or fix the turns before it",
-			t.Index, *t.ExpectViewMatches, t.Intent.Name, before, shownView(view), l.replayHow())
+		l.warn(t.valueAt("expect_view_matches"), ruleView, "turns[%d].expect_view_matches: %q, but %s, fired at %q, renders %s on %s: the pattern does not match on both engines; match the view the turn renders, or fix the turns before it",
+			t.Index, *t.ExpectViewMatches, firedName(t, l.replay.fired), before, shownView(view), l.replayHow())
 		return true
 	}
 	if view != "" {
-		l.warn(t.valueAt("expect_no_view"), ruleView, "turns[%d].expect_no_view: true, but the turn's intent %q, fired at %q, renders %s on %s: the check fails on both engines; drop expect_no_view, or fix the turns before it",
-			t.Index, t.Intent.Name, before, shownView(view), l.replayHow())
+		l.warn(t.valueAt("expect_no_view"), ruleView, "turns[%d].expect_no_view: true, but %s, fired at %q, renders %s on %s: the check fails on both engines; drop expect_no_view, or fix the turns before it",
+			t.Index, firedName(t, l.replay.fired), before, shownView(view), l.replayHow())
 		return true
 	}
 	return false
