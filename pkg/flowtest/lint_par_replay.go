@@ -85,6 +85,9 @@ type parReplay struct {
 	// once is out after it, so its view and events are the rig's on a
 	// story with background jobs too (replayLandFire)
 	quiet bool
+	// advanced: the turn last fired advanced the clock after its intent
+	// (replayTimedAdvance)
+	advanced bool
 	// fired: the intent the turn last fired sent (its own, or the
 	// recording's answer to its input: lint_replay_input.go)
 	fired string
@@ -157,7 +160,7 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 		l.replayExpectError(t)
 		return true
 	}
-	if !replayTurn(t) && !l.replayInputTurn(t) {
+	if !l.replayFollows(t, l.replay.first) {
 		l.endReplay()
 		return false
 	}
@@ -202,7 +205,7 @@ func (l *fixtureLint) replayPre(r rest, w *knownWorld) *knownWorld {
 // while it is not ended.
 func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if l.replay != nil {
-		if !replayTurn(t) && !l.replayInputTurn(t) && !l.replayClock(t) && !replayErrorTurn(t) {
+		if !l.replayFollows(t, l.replay.first) && !l.replayClock(t) && !replayErrorTurn(t) {
 			l.replay.close()
 			l.replay = nil
 		}
@@ -212,7 +215,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if len(l.jobs) > 0 || l.jobsLost {
 		return // a job started before the run would land unseen by it
 	}
-	if pre == nil || !ok || !replayTurn(t) && !l.replayInputTurn(t) || !certainWorld(pre) {
+	if pre == nil || !ok || !l.replayFollows(t, l.replayFirst(t, start)) || !certainWorld(pre) {
 		return
 	}
 	m := l.ix.compiledMachine()
@@ -220,8 +223,11 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	reg, _ := l.replayHosts()
+	if !l.steps.spend(1) {
+		return // the story's walks spent their budget: no run either
+	}
 	o := engine.SessionOptions{
-		Options:    engine.Options{NoSnapshot: true, NoAgentHandlers: true},
+		Options:    engine.Options{NoSnapshot: true, NoAgentHandlers: true, Sink: l.steps.sink()},
 		Hosts:      reg,
 		Views:      l.ix.views, // as the rig renders them: a landing's view may fail
 		StartState: start, StartFlat: true, UnarmedStart: true,
@@ -245,6 +251,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		rigCosts(w)
 		o.World, numbers = w, l.ix.wholeNumbers(w)
 	}
+	l.steps.world = valueNodes(o.World)
 	sess, err := engine.Start(context.Background(), m, o)
 	if err != nil {
 		if sess != nil {
@@ -305,7 +312,11 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	if !ok {
 		return
 	}
+	if !l.replayTimedAdvance(t, turn) {
+		return
+	}
 	how, rp := l.replayHow(), l.replay
+	state := rp.sess.State() // after the turn's advance, as the rig checks it
 	switch {
 	case turn.Err != nil:
 		l.endReplay()
@@ -316,9 +327,9 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 		l.warn(firedPos(t), ruleRejected, "turns[%d]: %s, fired at %q, is rejected %s by %s: the turn is rejected on both engines, if the fixture gets this far; fire an intent taken there, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
 			t.Index, firedIntent(t, rp.fired), before, code, how, code)
 		l.endReplay()
-	case t.ExpectState != nil && *t.ExpectState != turn.State && l.ix.hasState(*t.ExpectState):
+	case t.ExpectState != nil && *t.ExpectState != state && l.ix.hasState(*t.ExpectState):
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but %s, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-			t.Index, *t.ExpectState, firedName(t, rp.fired), before, turn.State, how, turn.State)
+			t.Index, *t.ExpectState, firedName(t, rp.fired), before, state, how+rp.advancedBy(t), state)
 		l.endReplay()
 	case l.replayEvents(t, turn, before) || l.replayView(t, turn, before):
 		l.endReplay()
@@ -342,12 +353,12 @@ func (l *fixtureLint) replayLandFire(t *Turn) (turn *engine.Turn, before string,
 		l.endReplay()
 		return nil, "", false
 	}
+	landed := endedJobs(rp.sess)
 	if err := rp.sess.Land(context.Background()); err != nil {
 		l.endReplay()
 		return nil, "", false
 	}
 	before = rp.sess.State()
-	landed := endedJobs(rp.sess)
 	in, ok := l.replayInput(t, before)
 	if !ok {
 		l.endReplay()
@@ -452,13 +463,41 @@ func (l *fixtureLint) replayWorld() {
 	// a job's id is a new random one on each upstream run, and so is
 	// what holds one (last_job_id, a job_id bind, a copy) and the inbox
 	l.world.dirty[story.WorldLastJobID], l.world.dirty[story.WorldInbox] = true, true
+	var ids []string
 	for _, j := range l.replay.sess.Jobs() {
-		for k, v := range vals {
-			if j.ID != "" && strings.Contains(fmt.Sprint(v), j.ID) {
-				l.world.dirty[k] = true
-			}
+		if j.ID != "" {
+			ids = append(ids, j.ID)
 		}
 	}
+	if len(ids) == 0 {
+		return
+	}
+	for k, v := range vals {
+		if holdsAny(v, ids) {
+			l.world.dirty[k] = true
+		}
+	}
+}
+
+// holdsAny reports whether a string of v, a map key or a leaf at any
+// depth, holds one of ids.
+func holdsAny(v any, ids []string) bool {
+	has := func(s string) bool {
+		return slices.ContainsFunc(ids, func(id string) bool { return strings.Contains(s, id) })
+	}
+	switch x := v.(type) {
+	case string:
+		return has(x)
+	case map[string]any:
+		for k, e := range x {
+			if has(k) || holdsAny(e, ids) {
+				return true
+			}
+		}
+	case []any:
+		return slices.ContainsFunc(x, func(e any) bool { return holdsAny(e, ids) })
+	}
+	return false
 }
 
 // replayHow says, for a message, how the run followed the fixture.
@@ -491,12 +530,7 @@ func (l *fixtureLint) replayClock(t *Turn) bool {
 	if t.Intent != nil || t.HasInput || !t.HasAdvance || len(t.WorldOverride) > 0 || t.ExpectError != nil {
 		return false
 	}
-	for _, s := range l.ix.byPath {
-		if s.Timeout() != nil {
-			return false
-		}
-	}
-	return true
+	return l.ix.noTimeouts()
 }
 
 // replayStart is where the run starts for a turn fired at r: a plain

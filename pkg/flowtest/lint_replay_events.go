@@ -25,7 +25,7 @@ import (
 // none harness.dispatched (which the rig stands foreground calls in
 // for). It reports whether it warned.
 func (l *fixtureLint) replayEvents(t *Turn, turn *engine.Turn, before string) bool {
-	if l.ix.background || t.DisplayInput != "" || len(t.ExpectEvents) == 0 && !t.HasEventsExact {
+	if l.ix.background && !l.replay.quiet || t.DisplayInput != "" || len(t.ExpectEvents) == 0 && !t.HasEventsExact {
 		return false
 	}
 	plain := plainEventExpect

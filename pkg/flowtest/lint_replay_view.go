@@ -32,8 +32,16 @@ func (l *fixtureLint) replayView(t *Turn, turn *engine.Turn, before string) bool
 	if turn.Rejection != nil {
 		own = "" // the orchestrator's clarification: the rig renders the rest
 	}
-	sess := l.replay.sess
-	view := rigView(context.Background(), l.ix.views, l.ix.compiledMachine(), sess, turn.State, sess.World(), own, !l.fx.Orchestrated())
+	sess, state := l.replay.sess, turn.State
+	if l.replay.advanced {
+		// the rig checks the state the advance left, and re-renders it
+		// where the turn's view was the rig's (rig-view-after-advance)
+		state = sess.State()
+		if turn.RigView {
+			own = ""
+		}
+	}
+	view := rigView(context.Background(), l.ix.views, l.ix.compiledMachine(), sess, state, sess.World(), own, !l.fx.Orchestrated())
 	if t.ExpectViewMatches != nil {
 		re, err := l.root.Patterns().Compile(*t.ExpectViewMatches)
 		if err != nil || re.MatchString(view) {
