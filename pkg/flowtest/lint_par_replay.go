@@ -53,7 +53,7 @@ import (
 // holds them, left unknown (replayWorld); a world
 // every key of which is certain; a start on a plain leaf, or on a
 // configuration with one leaf in each region printed as the engines
-// print it, on the one-shot path; turns that fire an intent (its slots
+// print it, on the one-shot path (the legacy path, or staged from the first turn: replayMode); turns that fire an intent (its slots
 // sent as the rig sends them) with no world_override, advance_clock,
 // input or expect_error, or, on a story with no timeout:, only advance
 // the clock (replayClock). A turn expecting a rejection is fired too and
@@ -215,7 +215,9 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if len(l.jobs) > 0 || l.jobsLost {
 		return // a job started before the run would land unseen by it
 	}
-	if pre == nil || !ok || !l.replayFollows(t, l.replayFirst(t, start)) || !certainWorld(pre) {
+	first := l.replayFirst(t, start)
+	mode, modeOK := l.replayMode(first)
+	if pre == nil || !ok || !modeOK || !l.replayFollows(t, first) || !certainWorld(pre) {
 		return
 	}
 	m := l.ix.compiledMachine()
@@ -231,9 +233,9 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		Hosts:      reg,
 		Views:      l.ix.views, // as the rig renders them: a landing's view may fail
 		StartState: start, StartFlat: true, UnarmedStart: true,
-		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(),
+		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(), Mode: mode,
 	}
-	numbers, first := false, l.replayFirst(t, start)
+	numbers := false
 	if first {
 		// the rig's own start: its world, each number the Go type the
 		// rig gives it, initial_world's keys seeded (replaying as sets)
@@ -264,6 +266,24 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: numbers, first: first}
+}
+
+// replayMode is the execution mode the run takes, as the rig sets it
+// (fixtureRun's session options): the legacy path ignores mode:; on the
+// orchestrator path a staged fixture runs staged, followed only on a run
+// started at the first turn as the rig starts (a rest the walk found
+// assumes one-shot emit chains). ok is false where it is not followed.
+func (l *fixtureLint) replayMode(first bool) (string, bool) {
+	switch {
+	case !l.fx.Orchestrated() || l.fx.Mode == "" || l.fx.Mode == "oneshot" || l.fx.Mode == "one-shot":
+		if l.fx.Orchestrated() && l.fx.Mode != "" {
+			return engine.ModeOneShot, true
+		}
+		return "", true
+	case l.fx.Mode == "staged" && first:
+		return engine.ModeStaged, true
+	}
+	return "", false
 }
 
 // replayFirst reports whether t, fired at start, is the fixture's first
@@ -536,9 +556,9 @@ func (l *fixtureLint) replayClock(t *Turn) bool {
 // replayStart is where the run starts for a turn fired at r: a plain
 // leaf (outside any parallel state, a state of the story), or a parallel
 // state's configuration with one leaf in each region printed as the
-// engines print it; on the one-shot path only. ok is false elsewhere.
+// engines print it (the mode judged by replayMode). ok is false elsewhere.
 func (l *fixtureLint) replayStart(r rest) (string, bool) {
-	if len(r.alt) > 0 || l.fx.Mode != "" && l.fx.Mode != "oneshot" && l.fx.Mode != "one-shot" {
+	if len(r.alt) > 0 {
 		return "", false
 	}
 	if r.in == nil {

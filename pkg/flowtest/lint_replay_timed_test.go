@@ -19,3 +19,14 @@ func TestLintReplayTimed(t *testing.T) {
 		"two.yaml":      "",
 	}, ruleEvents, ruleRejected, ruleWrongState, ruleView)
 }
+
+// TestLintReplayStaged: a staged fixture on the orchestrator path is run
+// staged from its first turn, as the rig runs it, so a post-bind emit's
+// harness.error payload is judged: emit-intent-error-as-written's lifted
+// expects the lifted intent name, which neither engine writes.
+func TestLintReplayStaged(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/emit-intent-error-as-written", map[string]string{
+		"as_written.yaml": "",
+		"lifted.yaml":     `turns[0].expect_events[0]: {Kind:harness.error From: To: Effect:map[error:emit_intent "kid__pass" at "kid.check": no transition arm matched (intent has no on: handler, or all guards failed)]}, but the turn's intent "start", fired at "idle", writes no such event`,
+	}, ruleEvents, ruleRejected, ruleWrongState, ruleView)
+}
