@@ -91,15 +91,20 @@ func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *
 
 // fixtureLint is lint's state.
 type fixtureLint struct {
-	root   *story.Story
-	ix     *storyIndex
-	fx     *Fixture
-	ds     []diag.Diagnostic
-	rest   rest        // where the fixture rests before the next turn (lint_rejected.go)
-	world  *knownWorld // what it certainly holds then (lint_world_known.go)
-	par    string      // the parallel path the previous turn's expect_state names (lint_par_alias.go)
-	guards guardJudge  // guards compiled and judged once (lint_world_known.go)
-	steps  walkBudget  // the settle walks' steps (lint_settle_budget.go)
+	root *story.Story
+	ix   *storyIndex
+	fx   *Fixture
+	ds   []diag.Diagnostic
+	rest rest // where the fixture rests before the next turn (lint_rejected.go)
+	// rec: the fixture's recording, once read (recLoaded; nil: it does
+	// not load), for the input: turns the replay follows
+	// (lint_replay_input.go)
+	rec       *Recording
+	recLoaded bool
+	world     *knownWorld // what it certainly holds then (lint_world_known.go)
+	par       string      // the parallel path the previous turn's expect_state names (lint_par_alias.go)
+	guards    guardJudge  // guards compiled and judged once (lint_world_known.go)
+	steps     walkBudget  // the settle walks' steps (lint_settle_budget.go)
 	// jobsOut: a turn before may have started a background job that
 	// moves the machine when it lands (lint_jobs_out.go); stepped: the
 	// turn being judged led where step certainly says

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
@@ -44,14 +45,15 @@ import (
 // target, initial:, on_error or event name, nor a decider: human gate,
 // and no on_complete but a background job's of such effects and literal
 // targets, whose calls the fixture answers without side effects
-// (replayHosts: its host_handlers, on the orchestrator path, a job's
-// after a delay, so that it lands only in an advance_clock, never racing
-// the next turn, and no other call's; none is dispatched on the legacy
-// path); no job out when the run starts; the ids jobs get, and what
+// (replayHosts: its host_handlers, on the orchestrator path, and no
+// other call's; none is dispatched on the legacy path; a job answered at
+// once is landed as the rig lands it, but the run follows no intent while
+// one is out, upstream's listener racing it: replayRaces); no job out
+// when the run starts; the ids jobs get, and what
 // holds them, left unknown (replayWorld); a world
 // every key of which is certain; a start on a plain leaf, or on a
 // configuration with one leaf in each region printed as the engines
-// print it, on the one-shot path; turns that fire an intent (its slots
+// print it, on the one-shot path (the legacy path, or staged from the first turn: replayMode); turns that fire an intent (its slots
 // sent as the rig sends them) with no world_override, advance_clock,
 // input or expect_error, or, on a story with no timeout:, only advance
 // the clock (replayClock). A turn expecting a rejection is fired too and
@@ -79,6 +81,16 @@ type parReplay struct {
 	// starts (replayFirst), so the events it writes are the rig's, their
 	// payloads too (replayEvents)
 	first bool
+	// quiet: no job landed in the turn last fired, and none answered at
+	// once is out after it, so its view and events are the rig's on a
+	// story with background jobs too (replayLandFire)
+	quiet bool
+	// advanced: the turn last fired advanced the clock after its intent
+	// (replayTimedAdvance)
+	advanced bool
+	// fired: the intent the turn last fired sent (its own, or the
+	// recording's answer to its input: lint_replay_input.go)
+	fired string
 	// owns: the lint lost where the fixture rests, and the run alone
 	// follows the turns (replayed); else it runs beside the lint's own
 	// walk, judging what that walk does not (replayBeside)
@@ -148,7 +160,7 @@ func (l *fixtureLint) replayed(t *Turn) bool {
 		l.replayExpectError(t)
 		return true
 	}
-	if !replayTurn(t) {
+	if !l.replayFollows(t, l.replay.first) {
 		l.endReplay()
 		return false
 	}
@@ -176,13 +188,14 @@ func (l *fixtureLint) replayAdvance(t *Turn) {
 }
 
 // replayPre is the world before a turn fired at r that startReplay may
-// need: a copy of the known world where it is certain and r is a state
-// or configuration on a story that calls nothing; nil elsewhere.
-func (l *fixtureLint) replayPre(r rest) *knownWorld {
-	if (r.in == nil && r.at == nil) || !certainWorld(l.world) || !l.replayable() {
+// need: a copy of w, the known world before it, where it is certain and
+// r is a state or configuration on a story the run may follow; nil
+// elsewhere.
+func (l *fixtureLint) replayPre(r rest, w *knownWorld) *knownWorld {
+	if (r.in == nil && r.at == nil) || !certainWorld(w) || !l.replayable() {
 		return nil
 	}
-	return l.world.clone()
+	return w.clone()
 }
 
 // startReplay runs t, fired at r (a certain state or configuration after
@@ -192,7 +205,7 @@ func (l *fixtureLint) replayPre(r rest) *knownWorld {
 // while it is not ended.
 func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if l.replay != nil {
-		if !replayTurn(t) && !l.replayClock(t) && !replayErrorTurn(t) {
+		if !l.replayFollows(t, l.replay.first) && !l.replayClock(t) && !replayErrorTurn(t) {
 			l.replay.close()
 			l.replay = nil
 		}
@@ -202,7 +215,9 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 	if len(l.jobs) > 0 || l.jobsLost {
 		return // a job started before the run would land unseen by it
 	}
-	if pre == nil || !ok || !replayTurn(t) || !certainWorld(pre) {
+	first := l.replayFirst(t, start)
+	mode, modeOK := l.replayMode(first)
+	if pre == nil || !ok || !modeOK || !l.replayFollows(t, first) || !certainWorld(pre) {
 		return
 	}
 	m := l.ix.compiledMachine()
@@ -210,14 +225,17 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	reg, _ := l.replayHosts()
+	if !l.steps.spend(1) {
+		return // the story's walks spent their budget: no run either
+	}
 	o := engine.SessionOptions{
-		Options:    engine.Options{NoSnapshot: true, NoAgentHandlers: true},
+		Options:    engine.Options{NoSnapshot: true, NoAgentHandlers: true, Sink: l.steps.sink()},
 		Hosts:      reg,
 		Views:      l.ix.views, // as the rig renders them: a landing's view may fail
 		StartState: start, StartFlat: true, UnarmedStart: true,
-		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(),
+		Clock: engine.NewVirtualClock(epoch), MachineOnly: !l.fx.Orchestrated(), Mode: mode,
 	}
-	numbers, first := false, l.replayFirst(t, start)
+	numbers := false
 	if first {
 		// the rig's own start: its world, each number the Go type the
 		// rig gives it, initial_world's keys seeded (replaying as sets)
@@ -235,6 +253,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		rigCosts(w)
 		o.World, numbers = w, l.ix.wholeNumbers(w)
 	}
+	l.steps.world = valueNodes(o.World)
 	sess, err := engine.Start(context.Background(), m, o)
 	if err != nil {
 		if sess != nil {
@@ -247,6 +266,24 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	l.replay = &parReplay{sess: sess, from: fmt.Sprintf("%q (where %s)", start, r.from), numbers: numbers, first: first}
+}
+
+// replayMode is the execution mode the run takes, as the rig sets it
+// (fixtureRun's session options): the legacy path ignores mode:; on the
+// orchestrator path a staged fixture runs staged, followed only on a run
+// started at the first turn as the rig starts (a rest the walk found
+// assumes one-shot emit chains). ok is false where it is not followed.
+func (l *fixtureLint) replayMode(first bool) (string, bool) {
+	switch {
+	case !l.fx.Orchestrated() || l.fx.Mode == "" || l.fx.Mode == "oneshot" || l.fx.Mode == "one-shot":
+		if l.fx.Orchestrated() && l.fx.Mode != "" {
+			return engine.ModeOneShot, true
+		}
+		return "", true
+	case l.fx.Mode == "staged" && first:
+		return engine.ModeStaged, true
+	}
+	return "", false
 }
 
 // replayFirst reports whether t, fired at start, is the fixture's first
@@ -276,7 +313,7 @@ func (l *fixtureLint) replayBeside(t *Turn, warned bool) {
 		l.rest = rest{} // the run knows where the fixture rests, the lint no longer
 	}
 	switch {
-	case t.Intent == nil:
+	case t.Intent == nil && !t.HasInput:
 		l.replayAdvance(t) // a clock turn (startReplay kept the run for no other)
 	case t.ExpectError != nil:
 		l.replayExpectError(t)
@@ -295,7 +332,11 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 	if !ok {
 		return
 	}
-	how := l.replayHow()
+	if !l.replayTimedAdvance(t, turn) {
+		return
+	}
+	how, rp := l.replayHow(), l.replay
+	state := rp.sess.State() // after the turn's advance, as the rig checks it
 	switch {
 	case turn.Err != nil:
 		l.endReplay()
@@ -303,12 +344,12 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 		// every rejection fails the turn but the orchestrator's missing
 		// slot, a clarification that moves nothing (flow-format §3.6)
 		code := turn.Rejection.Code
-		l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q, fired at %q, is rejected %s by %s: the turn is rejected on both engines, if the fixture gets this far; fire an intent taken there, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
-			t.Index, t.Intent.Name, before, code, how, code)
+		l.warn(firedPos(t), ruleRejected, "turns[%d]: %s, fired at %q, is rejected %s by %s: the turn is rejected on both engines, if the fixture gets this far; fire an intent taken there, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
+			t.Index, firedIntent(t, rp.fired), before, code, how, code)
 		l.endReplay()
-	case t.ExpectState != nil && *t.ExpectState != turn.State && l.ix.hasState(*t.ExpectState):
-		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-			t.Index, *t.ExpectState, t.Intent.Name, before, turn.State, how, turn.State)
+	case t.ExpectState != nil && *t.ExpectState != state && l.ix.hasState(*t.ExpectState):
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but %s, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, *t.ExpectState, firedName(t, rp.fired), before, state, how+rp.advancedBy(t), state)
 		l.endReplay()
 	case l.replayEvents(t, turn, before) || l.replayView(t, turn, before):
 		l.endReplay()
@@ -328,19 +369,66 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 // the run ended, when the machine cannot take it.
 func (l *fixtureLint) replayLandFire(t *Turn) (turn *engine.Turn, before string, ok bool) {
 	rp := l.replay
+	if l.replayRaces() {
+		l.endReplay()
+		return nil, "", false
+	}
+	landed := endedJobs(rp.sess)
 	if err := rp.sess.Land(context.Background()); err != nil {
 		l.endReplay()
 		return nil, "", false
 	}
 	before = rp.sess.State()
-	slots := intentSlots(t.Intent, !l.fx.Orchestrated(), rp.sess.World)
-	turn, err := rp.sess.Fire(context.Background(), engine.Input{Intent: t.Intent.Name, Slots: slots})
+	in, ok := l.replayInput(t, before)
+	if !ok {
+		l.endReplay()
+		return nil, "", false
+	}
+	rp.fired = in.Intent
+	turn, err := rp.sess.Fire(context.Background(), in)
 	rp.turns++
 	if err != nil || turn == nil {
 		l.endReplay()
 		return nil, "", false
 	}
+	rp.quiet = endedJobs(rp.sess) == landed && !l.replayRaces()
 	return turn, before, true
+}
+
+// replayRaces reports whether a job the run started is still out
+// answered at once: the rig lands it before the next intent (Land), but
+// upstream's listener lands it in real time, racing that intent (most
+// runs land it first, not all: lint_jobs_land.go's raceLand; docs/compat
+// engine.md's job-landing races), so the run follows no intent past it.
+// A job answered after a delay lands only in an advance_clock.
+func (l *fixtureLint) replayRaces() bool {
+	delay := map[string]time.Duration{}
+	for _, st := range l.fx.HostHandlers {
+		delay[st.Name] = st.Delay
+	}
+	for _, j := range l.replay.sess.Jobs() {
+		if !j.Ended.IsZero() {
+			continue // landed
+		}
+		served, _, ok := host.Route(l.ix.bound(j.Namespace), func(n string) bool { _, ok := delay[n]; return ok })
+		if !ok || delay[served] <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// endedJobs counts the jobs of sess that landed (their completion turn
+// ran: Ended is set then, while the store's status reads done as soon as
+// the answer is in).
+func endedJobs(sess *engine.Session) int {
+	n := 0
+	for _, j := range sess.Jobs() {
+		if !j.Ended.IsZero() {
+			n++
+		}
+	}
+	return n
 }
 
 // replayExpectError fires t's intent (a replayErrorTurn) on the run and
@@ -395,13 +483,41 @@ func (l *fixtureLint) replayWorld() {
 	// a job's id is a new random one on each upstream run, and so is
 	// what holds one (last_job_id, a job_id bind, a copy) and the inbox
 	l.world.dirty[story.WorldLastJobID], l.world.dirty[story.WorldInbox] = true, true
+	var ids []string
 	for _, j := range l.replay.sess.Jobs() {
-		for k, v := range vals {
-			if j.ID != "" && strings.Contains(fmt.Sprint(v), j.ID) {
-				l.world.dirty[k] = true
-			}
+		if j.ID != "" {
+			ids = append(ids, j.ID)
 		}
 	}
+	if len(ids) == 0 {
+		return
+	}
+	for k, v := range vals {
+		if holdsAny(v, ids) {
+			l.world.dirty[k] = true
+		}
+	}
+}
+
+// holdsAny reports whether a string of v, a map key or a leaf at any
+// depth, holds one of ids.
+func holdsAny(v any, ids []string) bool {
+	has := func(s string) bool {
+		return slices.ContainsFunc(ids, func(id string) bool { return strings.Contains(s, id) })
+	}
+	switch x := v.(type) {
+	case string:
+		return has(x)
+	case map[string]any:
+		for k, e := range x {
+			if has(k) || holdsAny(e, ids) {
+				return true
+			}
+		}
+	case []any:
+		return slices.ContainsFunc(x, func(e any) bool { return holdsAny(e, ids) })
+	}
+	return false
 }
 
 // replayHow says, for a message, how the run followed the fixture.
@@ -434,20 +550,15 @@ func (l *fixtureLint) replayClock(t *Turn) bool {
 	if t.Intent != nil || t.HasInput || !t.HasAdvance || len(t.WorldOverride) > 0 || t.ExpectError != nil {
 		return false
 	}
-	for _, s := range l.ix.byPath {
-		if s.Timeout() != nil {
-			return false
-		}
-	}
-	return true
+	return l.ix.noTimeouts()
 }
 
 // replayStart is where the run starts for a turn fired at r: a plain
 // leaf (outside any parallel state, a state of the story), or a parallel
 // state's configuration with one leaf in each region printed as the
-// engines print it; on the one-shot path only. ok is false elsewhere.
+// engines print it (the mode judged by replayMode). ok is false elsewhere.
 func (l *fixtureLint) replayStart(r rest) (string, bool) {
-	if len(r.alt) > 0 || l.fx.Mode != "" && l.fx.Mode != "oneshot" && l.fx.Mode != "one-shot" {
+	if len(r.alt) > 0 {
 		return "", false
 	}
 	if r.in == nil {
@@ -542,10 +653,10 @@ func (l *fixtureLint) replayHosts() (*host.Registry, bool) {
 		if !ok || strings.HasPrefix(h, "host.agent.") && served != h {
 			return nil, false // an agent verb a stub serves by prefix goes to the agent layer
 		}
-		// a delayed foreground call may fail; a job answered at once
-		// races the next turn upstream (lint_jobs_land.go's raceLand):
-		// only jobs that land during an advance_clock are followed
-		if delayed[served] && l.ix.foreground[h] || l.ix.jobCalls[h] && !delayed[served] {
+		// a delayed foreground call may fail; a job answered at once is
+		// followed as the rig lands it (the run ends where it would race
+		// the next turn: replayRaces)
+		if delayed[served] && l.ix.foreground[h] {
 			return nil, false
 		}
 	}

@@ -35,12 +35,16 @@ func (l *fixtureLint) rejected(t *Turn) {
 	if l.replayed(t) {
 		return // followed on the engine's own machine (lint_par_replay.go)
 	}
+	pre := l.world // the world the turn starts on
+	if l.replayInputTurn(t) && pre != nil {
+		pre = pre.clone() // beforeTurn loses it: the walk does not follow input:
+	}
 	l.beforeTurn(t)
 	l.landBetween(t)
 	l.walked, l.advanced = false, false
 	r := l.restAt(t)
-	l.startReplay(t, r, l.replayPre(r)) // the engine's machine beside the walk (lint_par_replay.go)
-	jr := l.firstRest(t, r)             // judged there, not followed from there
+	l.startReplay(t, r, l.replayPre(r, pre)) // the engine's machine beside the walk (lint_par_replay.go)
+	jr := l.firstRest(t, r)                  // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
 	if jr.at == nil && jr.exit == "" && !warned {
 		warned = l.rejectedUnplain(t, r)

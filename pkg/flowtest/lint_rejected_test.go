@@ -120,7 +120,9 @@ turns:
     advance_clock: 1s
   - intent: {name: pick, slots: {color: red}}
 `
-	timed := strings.Replace(rejectedApp, "  done: {terminal: true}\n", "  done:\n    terminal: true\n    timeout: {after: 1s, target: lobby}\n", 1)
+	// the timeout fires back to lobby, where pick is taken (the run from
+	// the first turn follows it)
+	timed := strings.Replace(rejectedApp, "  done: {terminal: true}\n", "  done:\n    timeout: {after: 1s, target: lobby}\n", 1)
 	if got := rejectedFindings(t, map[string]string{"app.yaml": timed}, fx); len(got) != 0 {
 		t.Errorf("advance_clock: %v", got)
 	}

@@ -25,7 +25,7 @@ import (
 // none harness.dispatched (which the rig stands foreground calls in
 // for). It reports whether it warned.
 func (l *fixtureLint) replayEvents(t *Turn, turn *engine.Turn, before string) bool {
-	if l.ix.background || t.DisplayInput != "" || len(t.ExpectEvents) == 0 && !t.HasEventsExact {
+	if l.ix.background && !l.replay.quiet || t.DisplayInput != "" || len(t.ExpectEvents) == 0 && !t.HasEventsExact {
 		return false
 	}
 	plain := plainEventExpect
@@ -39,22 +39,22 @@ func (l *fixtureLint) replayEvents(t *Turn, turn *engine.Turn, before string) bo
 	}
 	if i, ok := eventsMissing(t.ExpectEvents, evs, plain); ok && i >= 0 {
 		want := t.ExpectEvents[i]
-		l.warn(want.Pos, ruleEvents, "turns[%d].expect_events[%d]: %s, but the turn's intent %q, fired at %q, writes no such event after the entries before it (it writes: %s) on %s: the assertion fails on both engines; expect the events the turn writes, or fix the turns before it",
-			t.Index, i, describeEvent(want), t.Intent.Name, before, eventKinds(evs), l.replayHow())
+		l.warn(want.Pos, ruleEvents, "turns[%d].expect_events[%d]: %s, but %s, fired at %q, writes no such event after the entries before it (it writes: %s) on %s: the assertion fails on both engines; expect the events the turn writes, or fix the turns before it",
+			t.Index, i, describeEvent(want), firedName(t, l.replay.fired), before, eventKinds(evs), l.replayHow())
 		return true
 	}
 	if !t.HasEventsExact {
 		return false
 	}
 	if len(evs) != len(t.ExpectEventsExact) {
-		l.warn(t.valueAt("expect_events_exact"), ruleEvents, "turns[%d].expect_events_exact: %d event(s), but the turn's intent %q, fired at %q, writes %d (%s) on %s: the count is compared first and fails on both engines; list every event the turn writes, or use expect_events (an ordered subsequence)",
-			t.Index, len(t.ExpectEventsExact), t.Intent.Name, before, len(evs), eventKinds(evs), l.replayHow())
+		l.warn(t.valueAt("expect_events_exact"), ruleEvents, "turns[%d].expect_events_exact: %d event(s), but %s, fired at %q, writes %d (%s) on %s: the count is compared first and fails on both engines; list every event the turn writes, or use expect_events (an ordered subsequence)",
+			t.Index, len(t.ExpectEventsExact), firedName(t, l.replay.fired), before, len(evs), eventKinds(evs), l.replayHow())
 		return true
 	}
 	for i, want := range t.ExpectEventsExact {
 		if plain(want) && !eventMatches(want, evs[i]) {
-			l.warn(want.Pos, ruleEvents, "turns[%d].expect_events_exact[%d]: %s, but the turn's intent %q, fired at %q, writes %s there on %s: the assertion fails on both engines; expect the events the turn writes, or fix the turns before it",
-				t.Index, i, describeEvent(want), t.Intent.Name, before, describeWritten(evs[i]), l.replayHow())
+			l.warn(want.Pos, ruleEvents, "turns[%d].expect_events_exact[%d]: %s, but %s, fired at %q, writes %s there on %s: the assertion fails on both engines; expect the events the turn writes, or fix the turns before it",
+				t.Index, i, describeEvent(want), firedName(t, l.replay.fired), before, describeWritten(evs[i]), l.replayHow())
 			return true
 		}
 	}

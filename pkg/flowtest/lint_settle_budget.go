@@ -1,6 +1,9 @@
 package flowtest
 
 import (
+	"errors"
+
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
 
@@ -31,6 +34,9 @@ const settleSteps = 20_000_000
 type walkBudget struct {
 	spent, limit int64
 	entries      map[*story.Effect]int // each entry's cost, reckoned once
+	// world: the nodes of the world the replay's run started on, which
+	// each turn it runs (a user turn, a landing, a timeout) copies
+	world int
 }
 
 // spend charges n steps to the story's walks, and reports whether the
@@ -47,6 +53,26 @@ func (b *walkBudget) spend(n int) bool {
 func (w *settleWalk) spend(n int) bool {
 	return w.l.steps.spend(n)
 }
+
+// sink charges each event the replay's run writes (lint_par_replay.go)
+// to the story's budget, a step and its payload's nodes, and for each
+// turn it starts the world's (b.world): once the budget is spent, the
+// run fails at the next event, which ends it.
+func (b *walkBudget) sink() engine.Sink {
+	return engine.SinkFunc(func(ev engine.Event) error {
+		n := 1 + valueNodes(ev.Payload)
+		if ev.Kind == engine.KindTurnStart {
+			n += b.world
+		}
+		if !b.spend(n) {
+			return errReplayBudget
+		}
+		return nil
+	})
+}
+
+// errReplayBudget fails a replay's run past the story's budget.
+var errReplayBudget = errors.New("the story's lint budget is spent")
 
 // entry charges the cost of running e (entryCost) to w's story.
 func (w *settleWalk) entry(e *story.Effect) bool {
