@@ -28,7 +28,9 @@ func TestStorymutStoriesEdit(t *testing.T) {
 	for _, cs := range stories {
 		byRel[cs.rel] = cs
 	}
-	write := func(dir string, n int, seed uint64) error { return writeStorymut(dir, n, seed, corpus, false, false) }
+	write := func(dir string, n int, seed uint64) error {
+		return writeStorymutOf(dir, n, seed, corpus, stories, false, false)
+	}
 	dir := writeSeeded(t, write, n, 640000, "000/origin.txt", "000/app.yaml", "001/app.yaml", "002/app.yaml")
 	assertDrawn(t, dir, []string{
 		"guard added:", "guard \"", "set: ", "-> set", "target ", "on_enter: effect added",
@@ -113,7 +115,7 @@ func TestStoryTrailMarksLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := writeMutate(dir, len(stories), 0, corpus, true); err != nil {
+	if err := writeMutateOf(dir, len(stories), 0, corpus, stories, true); err != nil {
 		t.Fatal(err)
 	}
 	for i := range stories {
