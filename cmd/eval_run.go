@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/story"
 )
@@ -111,7 +112,7 @@ written; the message says how many calls had finished).`,
 				return err
 			}
 			// The operator's assembly, as kitsoki run resolves it.
-			if opts.Plan, err = resolvePlan(v.Loaded, profile); err != nil {
+			if opts.Plan, err = resolvePlan(v.Loaded, compose.ResolveOptions{Profile: profile}); err != nil {
 				return err
 			}
 			ctx, stop := stopContext(c.Context())

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,12 +9,25 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/host"
 )
 
-// panicPrograms is kitsoki built with -tags kitsoki_testpanic, whose
-// registry has host.test.panic: a real handler that panics with its
-// with: value (pkg/host's builtins_testpanic.go).
-var panicPrograms = &storytest.Programs{Pkgs: []string{"kitsoki"}, Tags: "kitsoki_testpanic"}
+// asKitsokiEnv, set to 1 in its environment, makes this test binary kitsoki
+// (TestMain calls runAsKitsoki): a real kitsoki process without a second
+// build of kitsoki.
+const asKitsokiEnv = "KITSOKI_CMD_TEST_AS_KITSOKI"
+
+// runAsKitsoki runs the process's command line as kitsoki's main does, with
+// host.test.panic added to run's and test's host registries: a real
+// handler that panics with its with: value. kitsoki's own binary has no
+// such handler: only a test sets the context value that adds it.
+func runAsKitsoki() int {
+	panics := host.HandlerFunc(func(_ context.Context, c *host.Call) (host.Result, error) {
+		panic(c.Args["value"])
+	})
+	ctx := context.WithValue(context.Background(), addedHostsKey{}, map[string]host.Handler{"host.test.panic": panics})
+	return runIOContext(ctx, os.Args[1:], nil, os.Stdout, os.Stderr)
+}
 
 // panicStory calls host.test.panic in the foreground (fg, on_error to a
 // terminal state) and as a background job (bg, on_complete to a terminal
@@ -57,14 +71,15 @@ host_bindings: {host.test.panic: host.test.panic}
 turns:
 `
 
-// panicKitsoki builds the test-panic kitsoki (skipped under -short) and
-// writes panicStory with a foreground and a background fixture.
+// panicKitsoki returns this test binary, which runs as kitsoki with
+// host.test.panic (runAsKitsoki), and writes panicStory with a foreground
+// and a background fixture.
 func panicKitsoki(t *testing.T) (bin, dir string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds a kitsoki binary with the test-panic handler")
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	bin = panicPrograms.Path(t, "kitsoki")
 	dir = storytest.TempTree(t, map[string]string{
 		"app.yaml":      panicStory,
 		"flows/fg.yaml": panicFlows + "  - intent: { name: fg }\n    expect_state: failed\n",
@@ -73,12 +88,14 @@ func panicKitsoki(t *testing.T) (bin, dir string) {
 	return bin, dir
 }
 
-// exited runs bin in dir and returns its exit status and combined output;
-// a status of -1 (killed by a signal) fails the test.
+// exited runs bin as kitsoki (asKitsokiEnv) in dir and returns its exit
+// status and combined output; a status of -1 (killed by a signal) fails
+// the test.
 func exited(t *testing.T, dir, bin string, args ...string) (int, string) {
 	t.Helper()
 	c := exec.Command(bin, args...)
 	c.Dir = dir
+	c.Env = append(os.Environ(), asKitsokiEnv+"=1")
 	out, err := c.CombinedOutput()
 	code := c.ProcessState.ExitCode()
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || code < 0) {

@@ -50,10 +50,12 @@ var programs = &storytest.Programs{Pkgs: []string{
 }}
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asKitsokiEnv) == "1" {
+		os.Exit(runAsKitsoki())
+	}
 	removeConfig := storytest.EmptyConfigDir()
 	code := m.Run()
 	programs.Remove()
-	panicPrograms.Remove()
 	removeConfig()
 	os.Exit(code)
 }

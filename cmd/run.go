@@ -148,7 +148,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err := checkSave(f, ld); err != nil {
 		return err
 	}
-	hc, plan, err := resolveRunPlan(stderr, ld, f)
+	hc, plan, err := resolveRunPlan(ctx, stderr, ld, f)
 	if err != nil {
 		return err
 	}
@@ -158,6 +158,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err != nil {
 		return usagef("host handlers: %v", err)
 	}
+	plan.AddHosts(hostReg)
 	defer closeHosts()
 	for _, w := range hostWarns {
 		warnDiag(stderr, diag.Diagnostic{File: w.File, Line: w.Line, Col: w.Col, Severity: diag.Warning, Message: w.Message})
@@ -249,7 +250,7 @@ func loadRunStory(stderr io.Writer, path, root string) (*compose.Loaded, error) 
 
 // resolveRunPlan loads --host-cassette and resolves the plugin assembly
 // before anything is written.
-func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose.HostCassette, *compose.Plan, error) {
+func resolveRunPlan(ctx context.Context, stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose.HostCassette, *compose.Plan, error) {
 	var hc *compose.HostCassette
 	if f.hostCassette != "" {
 		var err error
@@ -262,7 +263,7 @@ func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose
 		}
 		warnDelays(stderr, "--host-cassette", f.hostCassette, hc.UnparsedDelays())
 	}
-	plan, err := resolvePlan(ld, f.profile)
+	plan, err := resolvePlan(ld, compose.ResolveOptions{Profile: f.profile, Hosts: addedHosts(ctx)})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -65,11 +65,12 @@ func storyManifest(arg string) (string, error) {
 	return story.ManifestPath(arg), nil
 }
 
-// resolvePlan resolves ld's plugin assembly under the operator profile.
-func resolvePlan(ld *compose.Loaded, profile string) (*compose.Plan, error) {
-	plan, err := compose.Resolve(ld, profile)
+// resolvePlan resolves ld's plugin assembly under the operator profile
+// (o.Profile).
+func resolvePlan(ld *compose.Loaded, o compose.ResolveOptions) (*compose.Plan, error) {
+	plan, err := compose.ResolveWith(ld, o)
 	if pe, ok := errors.AsType[*plugin.ProfileError](err); ok && pe.ReadErr != nil {
-		return nil, profileReadError(profile, pe)
+		return nil, profileReadError(o.Profile, pe)
 	} else if err != nil {
 		return nil, usagef("plugin profile:\n%v", err)
 	}

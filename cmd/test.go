@@ -192,7 +192,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	opts := f.runnerOptions(p.Sandbox)
-	opts.TraceDir, opts.Observe, opts.TraceBound = traceDir, f.update, traceBound
+	opts.TraceDir, opts.Observe, opts.TraceBound, opts.Hosts = traceDir, f.update, traceBound, addedHosts(ctx)
 	var col *coverage.Collector
 	if f.cover.on() {
 		col = newCollector()

@@ -7,6 +7,7 @@ import (
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
 	"kitsoki/pkg/lint"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
@@ -112,6 +113,16 @@ type Plan struct {
 	// assembly's hooks and host providers and every registry the plan
 	// builds mask with it.
 	redactor *agent.Redactor
+	// hosts are ResolveOptions.Hosts.
+	hosts map[string]host.Handler
+}
+
+// AddHosts registers the plan's own host handlers ([ResolveOptions.Hosts])
+// in reg, replacing a handler of the same name.
+func (p *Plan) AddHosts(reg *host.Registry) {
+	for name, h := range p.hosts {
+		reg.Register(name, h)
+	}
 }
 
 // Resolve resolves the plugin assembly of a loaded story (profilePath is

@@ -9,6 +9,7 @@ import (
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
@@ -28,6 +29,11 @@ type ResolveOptions struct {
 	// MinimalEnv starts hook and host-provider processes with the minimal
 	// environment, without kitsoki's secrets (kitsoki test).
 	MinimalEnv bool
+	// Hosts are handlers an embedder adds by name to the host registries
+	// built from the plan ([Plan.AddHosts]: kitsoki run's, a flow
+	// fixture's host_bindings built-ins), over the built-ins. kitsoki's
+	// own commands add none; cmd's tests add a handler that panics.
+	Hosts map[string]host.Handler
 }
 
 // ResolveWith is Resolve with every option: the one place a story's plugin
@@ -44,7 +50,7 @@ func ResolveWith(ld *Loaded, o ResolveOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Loaded: ld, Assembly: asm, redactor: red}, nil
+	return &Plan{Loaded: ld, Assembly: asm, redactor: red, hosts: o.Hosts}, nil
 }
 
 // DispatchOptions are BuildOptions plus what callers without an engine

@@ -25,6 +25,7 @@ func (fr *fixtureRun) registerBuiltins(reg *host.Registry) {
 		o = host.SandboxOptions(o)
 	}
 	builtins := host.Builtins(o)
+	fr.plan.AddHosts(builtins) // an embedder's own, refused or disabled as a built-in is
 	for _, name := range builtins.Names() {
 		h, _, _, _ := builtins.Lookup(name)
 		info, _ := builtins.Info(name)

@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
 	"kitsoki/pkg/trace"
 )
 
@@ -68,6 +69,9 @@ type Options struct {
 	Trees []string
 	// Strict runs every session with engine.Options.Strict (--strict).
 	Strict bool
+	// Hosts are compose.ResolveOptions.Hosts: handlers an embedder adds to
+	// a host_bindings fixture's built-ins.
+	Hosts map[string]host.Handler
 
 	// observe, when set, sees the session before the first turn (-1) and
 	// after each, with the jobs it submitted (SaveFixture's view of the rig).
@@ -124,7 +128,7 @@ func (r *Runner) entry(app string) *storyEntry {
 		if err != nil {
 			return nil, err
 		}
-		return compose.ResolveWith(ld, compose.ResolveOptions{Profile: r.opts.Profile, Sandbox: r.opts.Sandbox, MinimalEnv: true})
+		return compose.ResolveWith(ld, compose.ResolveOptions{Profile: r.opts.Profile, Sandbox: r.opts.Sandbox, MinimalEnv: true, Hosts: r.opts.Hosts})
 	})
 	r.stories[app] = e
 	return e

@@ -71,7 +71,6 @@ func Builtins(opts Options) *Registry {
 	b(HandlerLocalCI, localCIHandler{}, "local CI: go test / go build ./... in a workdir (ops run_tests, build)")
 	b(HandlerWorkspaceManager, workspaceManagerHandler{}, "a workspace as the workspace-manager program describes it (workspace-manager get [--id workspace_id], its stdout a JSON object)")
 	b(HandlerVideoFrame, videoFrameHandler{look: look}, "one frame of a video (answers that ffmpeg is absent; kitsoki does not run ffmpeg)")
-	registerTestHandlers(b)
 	return r
 }
 

@@ -23,12 +23,8 @@ func NeedGo(t testing.TB) {
 // cache and only the link runs; like make build's, the link writes no
 // symbol table or DWARF (-s -w: no test reads them, and the programs
 // cmd's tests build linked in about a quarter less CPU).
-func build(out, tags string, pkgs ...string) error {
-	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", out}
-	if tags != "" {
-		args = append(args, "-tags", tags)
-	}
-	args = append(args, pkgs...)
+func build(out string, pkgs ...string) error {
+	args := append([]string{"build", "-trimpath", "-ldflags=-s -w", "-o", out}, pkgs...)
 	cmd := exec.Command("go", args...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -42,7 +38,6 @@ func build(out, tags string, pkgs ...string) error {
 // TestMain after m.Run.
 type Programs struct {
 	Pkgs []string // import paths of the main packages, built together
-	Tags string   // go build -tags (comma-separated), "" for none
 
 	once sync.Once
 	dir  string
@@ -59,7 +54,7 @@ func (p *Programs) Path(t testing.TB, name string) string {
 		if p.err != nil {
 			return
 		}
-		p.err = build(p.dir+string(filepath.Separator), p.Tags, p.Pkgs...)
+		p.err = build(p.dir+string(filepath.Separator), p.Pkgs...)
 	})
 	if p.err != nil {
 		t.Fatal(p.err)

@@ -12,19 +12,14 @@ import (
 
 // -cassettes writes the HTTP cassettes in every form it promises (request:,
 // both keys, each record mode, a lower-case method), leaves the rest of
-// the story as the seed writes it without the flag, and the fixtures load
-// and run with no Go runtime text.
-func TestCassettesStoriesRun(t *testing.T) {
-	t.Parallel()
-	const n = 20
+// the story as the seed writes it without the flag (plain: the n stories
+// written at seed 7 without it, which TestStarlarkStoriesRun runs), and
+// the fixtures load and run with no Go runtime text.
+func cassettesStoriesRun(t *testing.T, plain string, n int) {
 	scripts := func(dir string, n int, seed uint64) error { return writeStarlark(dir, n, seed, false, true) }
 	dir := writeSeeded(t, scripts, n, 7, "000/app.yaml", "001/flows/cassettes/http.yaml")
 	assertDrawn(t, dir, []string{"record_mode: once", "record_mode: none", `record_mode: ""`, "method: get",
 		"  - request:\n", "      request:\n", "url: https://api.test/other"})
-	plain := t.TempDir()
-	if err := writeStarlark(plain, n, 7, false, false); err != nil {
-		t.Fatal(err)
-	}
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))

@@ -39,6 +39,12 @@ func writeMutate(dir string, n int, seed uint64, from string, trail bool) error 
 	if err != nil {
 		return err
 	}
+	return writeMutateOf(dir, n, seed, from, stories, trail)
+}
+
+// writeMutateOf is writeMutate over the corpus stories of from, loaded
+// (corpusStories); it only reads them.
+func writeMutateOf(dir string, n int, seed uint64, from string, stories []*corpusStory, trail bool) error {
 	for i := range n {
 		s := seed + uint64(i)
 		cs := stories[s%uint64(len(stories))]

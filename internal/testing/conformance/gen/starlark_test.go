@@ -27,4 +27,6 @@ func TestStarlarkStoriesRun(t *testing.T) {
 	}
 	assertDrawn(t, dir, []string{"starlark_http_cassette:", "starlark_inspect_cassette:", "host_bindings:", "host_cassette:", "ctx.http.get", "ctx.world.get", "expect_world:"})
 	runClean(t, files, n)
+	// -cassettes against these stories, not a second batch written alike
+	t.Run("Cassettes", func(t *testing.T) { cassettesStoriesRun(t, dir, n) })
 }

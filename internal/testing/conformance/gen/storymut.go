@@ -43,6 +43,12 @@ func writeStorymut(dir string, n int, seed uint64, from string, trail, known boo
 	if err != nil {
 		return err
 	}
+	return writeStorymutOf(dir, n, seed, from, stories, trail, known)
+}
+
+// writeStorymutOf is writeStorymut over the corpus stories of from, loaded
+// (corpusStories); it only reads them.
+func writeStorymutOf(dir string, n int, seed uint64, from string, stories []*corpusStory, trail, known bool) error {
 	for i := range n {
 		s := seed + uint64(i)
 		cs := stories[s%uint64(len(stories))]
@@ -61,6 +67,7 @@ func writeStorymut(dir string, n int, seed uint64, from string, trail, known boo
 			if err := copyFixtureFiles(cs.dir, d); err != nil {
 				return err
 			}
+			var err error
 			if edits, err = g.editStory(cs, d); err != nil {
 				return fmt.Errorf("story %s (seed %d): %w", cs.rel, s, err)
 			}

@@ -24,7 +24,13 @@ func TestStorymutStoriesEdit(t *testing.T) {
 		t.Fatalf("corpus stories: %d, error %v", len(stories), err)
 	}
 	n := 4 * len(stories)
-	write := func(dir string, n int, seed uint64) error { return writeStorymut(dir, n, seed, corpus, false, false) }
+	byRel := map[string]*corpusStory{}
+	for _, cs := range stories {
+		byRel[cs.rel] = cs
+	}
+	write := func(dir string, n int, seed uint64) error {
+		return writeStorymutOf(dir, n, seed, corpus, stories, false, false)
+	}
 	dir := writeSeeded(t, write, n, 640000, "000/origin.txt", "000/app.yaml", "001/app.yaml", "002/app.yaml")
 	assertDrawn(t, dir, []string{
 		"guard added:", "guard \"", "set: ", "-> set", "target ", "on_enter: effect added",
@@ -45,11 +51,15 @@ func TestStorymutStoriesEdit(t *testing.T) {
 		if strings.Contains(lines[0], "loads here") {
 			loads++
 		}
-		src := filepath.Join(corpus, strings.Fields(lines[0])[0])
+		rel := strings.Fields(lines[0])[0]
+		src := filepath.Join(corpus, rel)
 		if !changedSome(t, src, d) {
 			t.Errorf("%s: no YAML file differs from %s", d, src)
 		}
-		own, _ := readFixtures(filepath.Join(src, "flows"))
+		var own []m // the story's fixtures, as corpusStories read them once
+		if cs := byRel[rel]; cs != nil {
+			own = cs.fixtures
+		}
 		copied, _ := readFixtures(filepath.Join(d, "flows"))
 		if len(own) == 0 || len(copied) < len(own) {
 			t.Errorf("%s: %d fixtures, want the story's own %d", d, len(copied), len(own))
@@ -105,7 +115,7 @@ func TestStoryTrailMarksLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := writeMutate(dir, len(stories), 0, corpus, true); err != nil {
+	if err := writeMutateOf(dir, len(stories), 0, corpus, stories, true); err != nil {
 		t.Fatal(err)
 	}
 	for i := range stories {
