@@ -3,7 +3,6 @@ package mcpserve
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,18 +29,7 @@ func TestSubmitServerSurvivesAPanic(t *testing.T) {
 		panic("kaboom")
 	})
 	ctx := t.Context()
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	ss, err := srv.Connect(ctx, StdioTransport(sr, sw, 0), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v"}, nil).Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectSubmit(t, srv)
 	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
 	want := "tool boom: the tool call panicked: kaboom (a kitsoki bug: please report it, with the stack kitsoki wrote to stderr)"
 	if err != nil || !r.IsError || callText(r) != want {
