@@ -3,6 +3,7 @@ package panicked
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 
@@ -39,4 +40,20 @@ func New(where, what string, v any) *Error {
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s panicked: %s (a kitsoki bug: please report it, with %s)",
 		e.Where, e.What, human.Clip(strings.ReplaceAll(fmt.Sprint(e.Value), "\n", " "), maxValue), cmp.Or(e.Report, "the trace"))
+}
+
+// StderrReport is the Report of a panic whose layer has neither a trace
+// nor a logger of its own (the story loader, lint, the view renderer):
+// [Logged] wrote its stack to the process's stderr.
+const StderrReport = "the stack kitsoki wrote to stderr"
+
+// Logged is [New] with the stack written to w at once, under the message,
+// and Report saying so ([StderrReport]): for a layer whose failure is a
+// diagnostic or a message, which has no room for a stack. Callers pass
+// os.Stderr.
+func Logged(w io.Writer, where, what string, v any) *Error {
+	e := New(where, what, v)
+	e.Report = StderrReport
+	_, _ = fmt.Fprintf(w, "kitsoki: %s\n%s\n", e.Error(), e.Stack)
+	return e
 }

@@ -50,3 +50,16 @@ func TestNew(t *testing.T) {
 		t.Fatalf("the stack does not show the panicking function:\n%s", pe.Stack)
 	}
 }
+
+// Logged writes the message and the stack where it is told, and its
+// message says where the stack went.
+func TestLogged(t *testing.T) {
+	var w strings.Builder
+	e := Logged(&w, "loading the story", "the loader", "boom")
+	if got, want := e.Error(), "loading the story: the loader panicked: boom (a kitsoki bug: please report it, with the stack kitsoki wrote to stderr)"; got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	if !strings.HasPrefix(w.String(), "kitsoki: "+e.Error()+"\n") || !strings.Contains(w.String(), "TestLogged") {
+		t.Fatalf("stderr:\n%s", w.String())
+	}
+}

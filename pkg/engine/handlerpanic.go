@@ -2,31 +2,22 @@ package engine
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 	"sync"
 
-	"kitsoki/internal/human"
+	"kitsoki/internal/panicked"
 )
 
 // handlerPanic is a handler's panic turned into its call's failure: the
 // run goes on as for any failing handler (on_error, a failed job), and the
 // run reports it (Result.Bugs, Session.Bugs) so that its exit status
-// says a failure happened. Error is one line without the stack; Stack is
-// written to the trace (harness.returned or scheduler.completed "stack").
-type handlerPanic struct {
-	Handler string
-	Value   any
-	Stack   []byte
-}
+// says a failure happened. Its Error is internal/panicked's one line
+// without the stack; Stack is written to the trace (harness.returned or
+// scheduler.completed "stack"). It is a type of its own so that only a
+// handler's panic counts as the run's bug, not a *panicked.Error that a
+// lower layer (the agent transport, a hook) returned as a plain failure.
+type handlerPanic struct{ caught *panicked.Error }
 
-// maxPanicValue bounds the panic value in the message.
-const maxPanicValue = 200
-
-func (p *handlerPanic) Error() string {
-	return fmt.Sprintf("%s: the handler panicked: %s (a kitsoki bug: please report it, with the trace)",
-		p.Handler, human.Clip(fmt.Sprint(p.Value), maxPanicValue))
-}
+func (p *handlerPanic) Error() string { return p.caught.Error() }
 
 // bugLog collects the run's handler panics; background jobs add to it from
 // their goroutines.
@@ -41,7 +32,7 @@ type bugLog struct {
 // (jobStep), so that it belongs to the same turn on every run.
 func recovered(handler string, err *error) {
 	if p := recover(); p != nil {
-		*err = &handlerPanic{Handler: handler, Value: p, Stack: debug.Stack()}
+		*err = &handlerPanic{panicked.New(handler, "the handler", p)}
 	}
 }
 
@@ -65,7 +56,7 @@ func (b *bugLog) list() []string {
 // panic.
 func panicStack(payload map[string]any, err error) map[string]any {
 	if hp, ok := err.(*handlerPanic); ok {
-		payload["stack"] = string(hp.Stack)
+		payload["stack"] = string(hp.caught.Stack)
 	}
 	return payload
 }

@@ -46,7 +46,7 @@ states:
 		t.Fatalf("bugs %q, want the foreground and the job's panic", res.Bugs)
 	}
 	for i, v := range []string{"fg", "bg"} {
-		want := "host.boom: the handler panicked: " + v + strings.Repeat("x", maxPanicValue-2) + "… (a kitsoki bug: please report it, with the trace)"
+		want := "host.boom: the handler panicked: " + v + strings.Repeat("x", 200-2) + "… (a kitsoki bug: please report it, with the trace)"
 		if res.Bugs[i] != want {
 			t.Errorf("bug %d = %q, want %q", i, res.Bugs[i], want)
 		}

@@ -2,8 +2,10 @@ package lint
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 
+	"kitsoki/internal/panicked"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
@@ -55,7 +57,7 @@ func checkLoad(st *story.Story, opts story.Options, held *heldReads) (ds []diag.
 	}()
 	defer func() {
 		if r := recover(); r != nil {
-			rep.Errf(story.Pos{File: st.File}, story.RuleInternal, "internal error while loading the story (please report this bug): %v", r)
+			rep.Errf(story.Pos{File: st.File}, story.RuleInternal, "%s", panicked.Logged(os.Stderr, "checking the story", "a lint check", r))
 			ds, ok = diag.Sort(rep.Diags), false
 		}
 	}()

@@ -2,6 +2,7 @@ package mcpserve
 
 import (
 	"context"
+	"io"
 	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -14,6 +15,18 @@ import (
 // report: the stack goes to the logger (stderr in kitsoki mcp serve).
 const panicReport = "the stack kitsoki mcp serve wrote to stderr"
 
+// catcher records a panic value p caught in where (what panicked: what),
+// its stack where a report can find it, and returns it as the call's
+// failure.
+type catcher func(where, what string, p any) *panicked.Error
+
+// toStderr is the catcher of kitsoki mcp submit, which has no logger: the
+// stack goes to w (the process's stderr; claude, which starts it, may keep
+// it or not).
+func toStderr(w io.Writer) catcher {
+	return func(where, what string, p any) *panicked.Error { return panicked.Logged(w, where, what, p) }
+}
+
 // guardPanics is the outermost receiving middleware: a panic in a request's
 // handling (the refresh, a tool call and all it reaches: the agent layer,
 // hooks, the sink) fails that one request and the server serves on. The
@@ -21,24 +34,32 @@ const panicReport = "the stack kitsoki mcp serve wrote to stderr"
 // client's session with it. A tool call answers a tool error, another
 // request a JSON-RPC internal error; the stack is logged.
 func (s *Server) guardPanics(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-		defer func() {
-			p := recover()
-			if p == nil {
-				return
-			}
-			where, what := "request "+method, "the request"
-			if cr, ok := req.(*mcp.CallToolRequest); ok && cr.Params != nil {
-				where, what = "tool "+cr.Params.Name, "the tool call"
-			}
-			pe := s.logPanic(where, what, p)
-			if what == "the tool call" {
-				res, err = toolError(pe.Error()), nil
-				return
-			}
-			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "kitsoki mcp serve: " + pe.Error()}
-		}()
-		return next(ctx, method, req)
+	return guardRequests("kitsoki mcp serve", s.logPanic)(next)
+}
+
+// guardRequests is guardPanics for a server of program prog whose panics
+// caught records.
+func guardRequests(prog string, caught catcher) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				p := recover()
+				if p == nil {
+					return
+				}
+				where, what := "request "+method, "the request"
+				if cr, ok := req.(*mcp.CallToolRequest); ok && cr.Params != nil {
+					where, what = "tool "+cr.Params.Name, "the tool call"
+				}
+				pe := caught(where, what, p)
+				if what == "the tool call" {
+					res, err = toolError(pe.Error()), nil
+					return
+				}
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: prog + ": " + pe.Error()}
+			}()
+			return next(ctx, method, req)
+		}
 	}
 }
 

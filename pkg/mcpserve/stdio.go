@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -23,12 +24,14 @@ import (
 // request read has been answered: the SDK would otherwise end the session
 // while handlers still run. hold bounds that wait; closing the connection
 // or ending the context ends it at once.
+// A panic reading or writing a message is written to stderr with its stack
+// (see drainConn.guard).
 func StdioTransport(r io.Reader, w io.Writer, hold time.Duration) mcp.Transport {
-	return stdioTransport(r, w, hold, DefaultMaxQueued)
+	return stdioTransport(r, w, hold, DefaultMaxQueued, toStderr(os.Stderr))
 }
 
-func stdioTransport(r io.Reader, w io.Writer, hold time.Duration, maxQueued int) mcp.Transport {
-	return drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(&batchReader{r: r, line: 1, start: true}), Writer: nopWriteCloser{w}}, hold: hold, maxQueued: maxQueued}
+func stdioTransport(r io.Reader, w io.Writer, hold time.Duration, maxQueued int, caught catcher) mcp.Transport {
+	return drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(&batchReader{r: r, line: 1, start: true}), Writer: nopWriteCloser{w}}, hold: hold, maxQueued: maxQueued, caught: caught}
 }
 
 // maxBatch bounds the messages of one JSON-RPC batch (a line holding an
@@ -106,7 +109,7 @@ func (b *batchReader) scan(c byte) bool {
 // StdioTransport is the stdio transport of s: the end of input waits for
 // the calls in flight, each bounded by the call timeout, at most twice that.
 func (s *Server) StdioTransport(r io.Reader, w io.Writer) mcp.Transport {
-	return stdioTransport(r, w, 2*cmp.Or(s.opts.CallTimeout, agent.DefaultTimeout), cmp.Or(max(s.opts.MaxQueued, 0), DefaultMaxQueued))
+	return stdioTransport(r, w, 2*cmp.Or(s.opts.CallTimeout, agent.DefaultTimeout), cmp.Or(max(s.opts.MaxQueued, 0), DefaultMaxQueued), s.logPanic)
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -116,7 +119,8 @@ func (nopWriteCloser) Close() error { return nil }
 type drainTransport struct {
 	inner     mcp.Transport
 	hold      time.Duration
-	maxQueued int // bytes of requests read and not answered (0 = no bound)
+	maxQueued int     // bytes of requests read and not answered (0 = no bound)
+	caught    catcher // records a panic in Read or Write (nil: toStderr(os.Stderr))
 }
 
 func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -124,12 +128,17 @@ func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drainConn{Connection: c, hold: d.hold, maxQueued: d.maxQueued, pending: map[any]int{}, params: map[any]json.RawMessage{}, idle: make(chan struct{}), closed: make(chan struct{}), freed: make(chan struct{}, 1)}, nil
+	caught := d.caught
+	if caught == nil {
+		caught = toStderr(os.Stderr)
+	}
+	return &drainConn{Connection: c, caught: caught, hold: d.hold, maxQueued: d.maxQueued, pending: map[any]int{}, params: map[any]json.RawMessage{}, idle: make(chan struct{}), closed: make(chan struct{}), freed: make(chan struct{}, 1)}, nil
 }
 
 // drainConn counts the requests read and not yet answered.
 type drainConn struct {
 	mcp.Connection
+	caught    catcher
 	hold      time.Duration
 	read      int // messages read (Read is never called concurrently)
 	mu        sync.Mutex
@@ -157,7 +166,30 @@ const maxPending = 1024
 // and dropped; one alone is always read.
 const DefaultMaxQueued = 64 << 20
 
-func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+// guard, deferred in Read and Write, turns a panic there into *err, its
+// stack recorded (c.caught): the SDK calls them on goroutines of its own,
+// outside guardPanics, where a panic (parsing a client's params to word a
+// refusal again, say) would end the process and every call in flight.
+// The SDK ends the session on the error; the process ends normally.
+func (c *drainConn) guard(where string, err *error) {
+	if p := recover(); p != nil {
+		*err = c.caught(where, "the stdio transport", p)
+	}
+}
+
+// Read is readMsg, guarded.
+func (c *drainConn) Read(ctx context.Context) (msg jsonrpc.Message, err error) {
+	defer c.guard("reading a message", &err)
+	return c.readMsg(ctx)
+}
+
+// Write is writeMsg, guarded.
+func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) (err error) {
+	defer c.guard("writing a message", &err)
+	return c.writeMsg(ctx, msg)
+}
+
+func (c *drainConn) readMsg(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		c.mu.Lock()
 		full := len(c.pending) >= maxPending
@@ -244,10 +276,11 @@ func (c *drainConn) refuseCostly(ctx context.Context, msg jsonrpc.Message) (bool
 		Message: fmt.Sprintf("kitsoki mcp serve: request refused: %v", cerr)}})
 }
 
-func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+func (c *drainConn) writeMsg(ctx context.Context, msg jsonrpc.Message) error {
 	resp, ok := msg.(*jsonrpc.Response)
 	ok = ok && resp.ID.IsValid()
 	if ok {
+		defer c.answered(resp.ID.Raw())
 		// The request's bytes are freed before its answer is sent: a client
 		// may send the next request as soon as it reads the answer.
 		c.mu.Lock()
@@ -259,19 +292,21 @@ func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.mu.Unlock()
 		msg = rewordParamsError(resp, params)
 	}
-	err := c.Connection.Write(ctx, msg)
-	if ok {
-		c.mu.Lock()
-		delete(c.pending, resp.ID.Raw()) // a duplicate id is answered once
-		delete(c.params, resp.ID.Raw())
-		c.signalIdle()
-		c.mu.Unlock()
-		select { // wake a Read waiting for room (maxPending)
-		case c.freed <- struct{}{}:
-		default:
-		}
+	return c.Connection.Write(ctx, msg)
+}
+
+// answered forgets the request id once its answer is written or failed
+// (a panic too: the end of input must not wait for it).
+func (c *drainConn) answered(id any) {
+	c.mu.Lock()
+	delete(c.pending, id) // a duplicate id is answered once
+	delete(c.params, id)
+	c.signalIdle()
+	c.mu.Unlock()
+	select { // wake a Read waiting for room (maxPending)
+	case c.freed <- struct{}{}:
+	default:
 	}
-	return err
 }
 
 // signalIdle closes idle once input has ended and nothing is pending

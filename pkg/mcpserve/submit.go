@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,6 +34,9 @@ func NewSubmitServer(schemaRaw []byte, out, version string) (*mcp.Server, error)
 		return nil, errors.New(`submit schema: the top level must be {"type": "object", ...} to be a tool input; the plain-text answer path applies instead`)
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "kitsoki-submit", Version: cmp.Or(version, "dev")}, nil)
+	// a panic fails its one request, its stack on stderr, and the answer
+	// already written stays (as in kitsoki mcp serve: guardPanics)
+	srv.AddReceivingMiddleware(guardRequests("kitsoki mcp submit", toStderr(os.Stderr)))
 	var mu sync.Mutex
 	done := false
 	srv.AddTool(&mcp.Tool{Name: submitTool, InputSchema: json.RawMessage(schemaRaw),

@@ -20,18 +20,7 @@ func TestSubmitServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := t.Context()
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v"}, nil).Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectSubmit(t, srv)
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != submitTool {
 		t.Fatalf("tools %v %+v", err, tools)
@@ -54,4 +43,23 @@ func TestSubmitServer(t *testing.T) {
 	if !r.IsError {
 		t.Fatal("a second answer was accepted")
 	}
+}
+
+// connectSubmit serves srv over pipes with StdioTransport, as kitsoki mcp
+// submit does, and connects a real client to it; both end with the test.
+func connectSubmit(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ss, err := srv.Connect(t.Context(), StdioTransport(sr, sw, 0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v"}, nil).Connect(t.Context(), &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
 }

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/panicked"
 	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
@@ -137,7 +138,7 @@ func (l *loader) guarded(file string, load func() *Story) (st *Story, ds []diag.
 	defer l.closeRoots()
 	defer func() {
 		if r := recover(); r != nil {
-			l.rep.Errf(Pos{File: file}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
+			l.rep.Errf(Pos{File: file}, RuleInternal, "%s", panicked.Logged(os.Stderr, "loading the story", "the loader", r))
 			st = nil
 		}
 		ds = diag.Sort(l.rep.Diags)

@@ -3,11 +3,13 @@ package story
 import (
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/panicked"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
@@ -105,7 +107,7 @@ func (o *ImportOverrides) parse(v *yaml.Node, name string, b *OverrideBudget, fn
 	defer func() {
 		b.settle(p.Walker)
 		if x := recover(); x != nil {
-			rep.Errf(Pos{File: o.file}, RuleInternal, "internal error while parsing an import override (please report this bug): %v", x)
+			rep.Errf(Pos{File: o.file}, RuleInternal, "%s", panicked.Logged(os.Stderr, "parsing an import override", "the parser", x))
 			ds = diag.Sort(rep.Diags)
 		}
 	}()

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/panicked"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -154,7 +155,8 @@ func (r *Renderer) renderTransition(statePath, at string, v *story.View, world m
 func (r *Renderer) recoverInto(statePath string, out *string, err *error) {
 	if p := recover(); p != nil {
 		*out = ""
-		*err = &Error{State: statePath, What: "view", Internal: true, Msg: fmt.Sprintf("internal error while rendering (please report this bug): %v\n%s", p, debug.Stack())}
+		pe := panicked.Logged(os.Stderr, "rendering", "the renderer", p)
+		*err = &Error{State: statePath, What: "view", Internal: true, Msg: pe.Error(), Err: pe}
 	}
 }
 
