@@ -71,8 +71,13 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		cmd.Stdin = strings.NewReader(in)
 	}
 	out := proc.NewHead(maxRunOutput)
-	err = runCollect(runCtx, cmd, runPolicy(h.selfDir, c.Env.StoryDir, args["env"]), out)
+	bound := &printedBound{w: out, max: maxRunPrinted}
+	err = runCollect(runCtx, cmd, runPolicy(h.selfDir, c.Env.StoryDir, args["env"]), bound)
 	exit := 0
+	if bound.passed() && ctx.Err() == nil {
+		data := map[string]any{"stdout": out.String(), "exit_code": -1, "ok": false, "stdout_truncated": true}
+		return Result{Data: data, Error: fmt.Sprintf("host.run: stopped after printing more than %d MiB", bound.max>>20)}, nil
+	}
 	if err != nil {
 		var ee *exec.ExitError
 		switch {

@@ -19,6 +19,8 @@ const outputGrace = 2 * time.Second
 // copied into out, and returns what the command's Wait returned. A
 // process left in the group still holding the pipe is killed after
 // outputGrace; one that let go of it (`nohup srv >log 2>&1 &`) runs on.
+// A write to out that fails (a printedBound passed) kills the command's
+// group: it would print on for ever.
 func runCollect(ctx context.Context, cmd *exec.Cmd, pol proc.Policy, out io.Writer) error {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -34,7 +36,9 @@ func runCollect(ctx context.Context, cmd *exec.Cmd, pol proc.Policy, out io.Writ
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
-		_, _ = io.Copy(out, r)
+		if _, err := io.Copy(out, r); err != nil {
+			pr.Kill()
+		}
 	}()
 	err = pr.Wait()
 	grace := time.NewTimer(outputGrace)

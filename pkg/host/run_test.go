@@ -417,3 +417,27 @@ func TestHostRunPreflight(t *testing.T) {
 		}
 	}
 }
+
+// TestHostRunNeverEndingOutputStops pins that a command printing for ever
+// (`yes`, as a mutated slot value makes it: hunt135, mutate seed 2026200
+// story 079 fixture m5) is stopped once it printed maxRunPrinted, with a
+// domain error, instead of holding the fixture (and `kitsoki test`) for
+// ever. The deadline only guards the test: before the bound it hit it.
+func TestHostRunNeverEndingOutputStops(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses a POSIX shell")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := runH().Call(ctx, &Call{Handler: "host.run", Env: Env{WorkDir: t.TempDir()}, Args: map[string]any{"cmd": "yes"}})
+	if err != nil {
+		t.Fatalf("host.run of yes: %v (the command was not stopped)", err)
+	}
+	want := fmt.Sprintf("host.run: stopped after printing more than %d MiB", maxRunPrinted>>20)
+	if res.Error != want {
+		t.Errorf("error = %q, want %q", res.Error, want)
+	}
+	if d := res.Data; d["exit_code"] != -1 || d["ok"] != false || d["stdout_truncated"] != true || len(d["stdout"].(string)) != maxRunOutput {
+		t.Errorf("data: exit_code %v ok %v truncated %v len %d", d["exit_code"], d["ok"], d["stdout_truncated"], len(d["stdout"].(string)))
+	}
+}
