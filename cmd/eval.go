@@ -285,9 +285,9 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 		}
 	}
 	prev := eval.ReplacedLatest(v.Dataset, r, outPath)
-	other := ""
+	kept := ""
 	if outPath == "" && len(dest.Paths) == 1 {
-		other = eval.LatestOfOther(v.Dataset)
+		kept = eval.KeptLatest(v.Dataset, r)
 	}
 	paths, err := eval.WriteRunReport(r, v.Story.Dir, dest)
 	if err != nil {
@@ -307,9 +307,8 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 	for _, p := range paths {
 		fmt.Fprintf(text, "wrote %s\n", p)
 	}
-	if other != "" {
-		fmt.Fprintf(text, "kept %s: it is the report of %s, another dataset of call %s (its evidence); this dataset's latest is the report above\n",
-			filepath.Join(filepath.Dir(paths[0]), "latest.json"), other, r.Call)
+	if kept != "" {
+		fmt.Fprintf(text, "kept %s: %s\n", filepath.Join(filepath.Dir(paths[0]), "latest.json"), kept)
 	}
 	if prev != nil && prev.Call == r.Call {
 		fmt.Fprintln(text, eval.SinceLine(prev, r))
