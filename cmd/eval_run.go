@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
 
@@ -86,6 +87,11 @@ written; the message says how many calls had finished).`,
 			var err error
 			if opts.Shard, opts.Shards, err = parseShard(shard); err != nil {
 				return err
+			}
+			// A --profile that cannot be used is an operator's error: said
+			// first, before the dataset's findings.
+			if err := plugin.CheckFlagProfile(profile); err != nil {
+				return profileUsageError(c.ErrOrStderr(), profile, err)
 			}
 			d, err := loadDataset(args[0], "-o", outPath)
 			if err != nil {
