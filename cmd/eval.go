@@ -76,11 +76,13 @@ eval list, which stops at it.`,
 				}
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))
 			}
-			refused := 0
-			rows := eval.List(files, func(err error) {
+			var refused []string
+			warned := 0
+			rows := eval.List(files, func(file string, err error) {
 				if eval.StopsList(err) {
-					refused++
+					refused = append(refused, file)
 				}
+				warned++
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(err.Error()))
 			})
 			out := printableWriter{c.OutOrStdout()}
@@ -93,8 +95,8 @@ eval list, which stops at it.`,
 			}
 			// every row is listed; the exit status is upstream's, whose list
 			// stops at such a dataset, so a CI job fails on it either way
-			if refused > 0 {
-				return findingf("eval list: %d dataset(s) could not be read (the WARN lines above name where); fix them: the existing engine's eval list stops at such a dataset, exit 1", refused)
+			if len(refused) > 0 {
+				return findingf("%s", listRefusedText(refused, warned))
 			}
 			return nil
 		},
@@ -420,4 +422,17 @@ func checkNotInput(flag, out, in string) error {
 		return usagef("%s %s: is also an input of this command (a dataset or report it reads); write the output to another file", flag, out)
 	}
 	return nil
+}
+
+// listRefusedText is eval list's closing finding: how many datasets the
+// existing engine's list would stop at, which (the count is of them, not
+// of every WARN line: an empty dataset or a report that does not parse
+// is warned about but listed on, as upstream lists it), and the fix.
+func listRefusedText(refused []string, warned int) string {
+	others := ""
+	if n := warned - len(refused); n > 0 {
+		others = fmt.Sprintf("; the other %d WARN line(s) are listed past, as the existing engine lists past them", n)
+	}
+	return fmt.Sprintf("eval list: %d dataset(s) could not be read: %s (their WARN lines above name where%s); fix them: the existing engine's eval list stops at such a dataset, exit 1",
+		len(refused), printableMessage(strings.Join(refused, ", ")), others)
 }
