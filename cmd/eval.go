@@ -62,7 +62,9 @@ func newEvalListCmd() *cobra.Command {
 Every dataset gets a row. One that cannot be read (broken YAML, a key given
 twice, a document that is no mapping) is listed invalid with a WARN line
 naming the place, and the exit status is then 1, as the existing engine's
-eval list, which stops at it.`,
+eval list, which stops at it. One that reads but does not validate (a
+cassette kept as evals/*.yaml, a dataset missing call:) is listed invalid
+as upstream lists it, exit 0, with a WARN line saying why.`,
 		Example: "  kitsoki eval list pkg/eval/testdata/pr-refinement\n  kitsoki eval list evals/merge_judge.yaml",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {

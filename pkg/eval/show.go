@@ -240,8 +240,8 @@ type ListRow struct {
 
 // List loads and validates each dataset file for eval list, never nil;
 // warn gets what does not stop the listing, with the dataset file it is
-// about: a dataset that does not load (listed as invalid) or a
-// latest.json that does not parse.
+// about: why a dataset is listed invalid (it does not load, or does not
+// validate) or a latest.json that does not parse.
 func List(files []string, warn func(file string, err error)) []ListRow {
 	loader := &StoryLoader{}
 	rows := []ListRow{}
@@ -252,7 +252,11 @@ func List(files []string, warn func(file string, err error)) []ListRow {
 			warn(f, err)
 			continue
 		}
-		st, _, err := DatasetStatus(Validate(d, loader))
+		v := Validate(d, loader)
+		st, _, err := DatasetStatus(v)
+		if err == nil && st == StatusInvalid {
+			err = invalidReason(v)
+		}
 		if err != nil {
 			warn(f, err)
 		}
