@@ -62,7 +62,9 @@ func newEvalListCmd() *cobra.Command {
 Every dataset gets a row. One that cannot be read (broken YAML, a key given
 twice, a document that is no mapping) is listed invalid with a WARN line
 naming the place, and the exit status is then 1, as the existing engine's
-eval list, which stops at it.`,
+eval list, which stops at it. One that reads but does not validate (a
+cassette kept as evals/*.yaml, a dataset missing call:) is listed invalid
+as upstream lists it, exit 0, with a WARN line saying why.`,
 		Example: "  kitsoki eval list pkg/eval/testdata/pr-refinement\n  kitsoki eval list evals/merge_judge.yaml",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -76,11 +78,13 @@ eval list, which stops at it.`,
 				}
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))
 			}
-			refused := 0
-			rows := eval.List(files, func(err error) {
+			var refused []string
+			warned := 0
+			rows := eval.List(files, func(file string, err error) {
 				if eval.StopsList(err) {
-					refused++
+					refused = append(refused, file)
 				}
+				warned++
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(err.Error()))
 			})
 			out := printableWriter{c.OutOrStdout()}
@@ -93,8 +97,8 @@ eval list, which stops at it.`,
 			}
 			// every row is listed; the exit status is upstream's, whose list
 			// stops at such a dataset, so a CI job fails on it either way
-			if refused > 0 {
-				return findingf("eval list: %d dataset(s) could not be read (the WARN lines above name where); fix them: the existing engine's eval list stops at such a dataset, exit 1", refused)
+			if len(refused) > 0 {
+				return findingf("%s", listRefusedText(refused, warned))
 			}
 			return nil
 		},
@@ -285,9 +289,9 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 		}
 	}
 	prev := eval.ReplacedLatest(v.Dataset, r, outPath)
-	other := ""
+	kept := ""
 	if outPath == "" && len(dest.Paths) == 1 {
-		other = eval.LatestOfOther(v.Dataset)
+		kept = eval.KeptLatest(v.Dataset, r)
 	}
 	paths, err := eval.WriteRunReport(r, v.Story.Dir, dest)
 	if err != nil {
@@ -307,9 +311,8 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 	for _, p := range paths {
 		fmt.Fprintf(text, "wrote %s\n", p)
 	}
-	if other != "" {
-		fmt.Fprintf(text, "kept %s: it is the report of %s, another dataset of call %s (its evidence); this dataset's latest is the report above\n",
-			filepath.Join(filepath.Dir(paths[0]), "latest.json"), other, r.Call)
+	if kept != "" {
+		fmt.Fprintf(text, "kept %s: %s\n", filepath.Join(filepath.Dir(paths[0]), "latest.json"), kept)
 	}
 	if prev != nil && prev.Call == r.Call {
 		fmt.Fprintln(text, eval.SinceLine(prev, r))
@@ -421,4 +424,17 @@ func checkNotInput(flag, out, in string) error {
 		return usagef("%s %s: is also an input of this command (a dataset or report it reads); write the output to another file", flag, out)
 	}
 	return nil
+}
+
+// listRefusedText is eval list's closing finding: how many datasets the
+// existing engine's list would stop at, which (the count is of them, not
+// of every WARN line: an empty dataset or a report that does not parse
+// is warned about but listed on, as upstream lists it), and the fix.
+func listRefusedText(refused []string, warned int) string {
+	others := ""
+	if n := warned - len(refused); n > 0 {
+		others = fmt.Sprintf("; the other %d WARN line(s) are listed past, as the existing engine lists past them", n)
+	}
+	return fmt.Sprintf("eval list: %d dataset(s) could not be read: %s (their WARN lines above name where%s); fix them: the existing engine's eval list stops at such a dataset, exit 1",
+		len(refused), printableMessage(strings.Join(refused, ", ")), others)
 }

@@ -43,3 +43,26 @@ func TestEvalListRefusedDatasetExits1(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalListCountNamesRefused: with two refused datasets and two empty
+// ones, eval list keeps upstream's count (2: the empty ones do not stop
+// its list) and says which two it counts and that the other WARN lines
+// are listed past. Before, "2 dataset(s) could not be read (the WARN
+// lines above name where)" followed four WARN lines.
+func TestEvalListCountNamesRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "story")
+	storytest.CopyTree(t, evCorpus, dir)
+	storytest.WriteTree(t, dir, map[string]string{
+		"evals/a_broken.yaml": "kind: agent_eval\napp: [\n",
+		"evals/b_dup.yaml":    "kind: agent_eval\ncall: a\ncall: b\n",
+		"evals/c_empty.yaml":  "",
+		"evals/d_empty.yaml":  "",
+	})
+	code, _, errOut := runCmd(t, "eval", "list", dir)
+	ev := filepath.Join(dir, "evals")
+	want := "kitsoki: eval list: 2 dataset(s) could not be read: " + filepath.Join(ev, "a_broken.yaml") + ", " + filepath.Join(ev, "b_dup.yaml") +
+		" (their WARN lines above name where; the other 2 WARN line(s) are listed past, as the existing engine lists past them); fix them"
+	if code != exitFinding || strings.Count(errOut, "WARN: ") != 4 || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, want %d; stderr:\n%s\nwant four WARN lines and %q", code, exitFinding, errOut, want)
+	}
+}

@@ -64,3 +64,23 @@ agent_plugins:
 		t.Fatalf("the budget hook did not act on the eval's calls:\n%s", b)
 	}
 }
+
+// TestEvalRunMissingProfileFirst: a --profile that cannot be read or
+// parsed is refused (exit 2) before the dataset's findings, which are
+// not printed. Before, every dataset finding came first and the
+// profile's error last, or not at all when a finding stopped the run.
+func TestEvalRunMissingProfileFirst(t *testing.T) {
+	dir := t.TempDir()
+	storytest.CopyTree(t, evCorpus, dir)
+	storytest.WriteTree(t, dir, map[string]string{"bad.yaml": "disable: [\n"})
+	ds := filepath.Join(dir, "evals", "merge_judge.yaml") // its profiles are no aliases: ERROR findings
+	for _, tc := range []struct{ profile, want string }{
+		{filepath.Join(dir, "missing.yaml"), "kitsoki: --profile " + filepath.Join(dir, "missing.yaml") + ": the plugin profile cannot be read"},
+		{filepath.Join(dir, "bad.yaml"), filepath.Join(dir, "bad.yaml") + ":1: error: the plugin profile is not valid YAML"},
+	} {
+		code, out, errOut := runCmd(t, "eval", "run", "--no-progress", "--profile", tc.profile, ds)
+		if code != exitUsageEnv || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Contains(errOut, "ERROR: ") {
+			t.Errorf("--profile %s: exit %d, stdout %q, stderr:\n%s\nwant exit %d, stderr starting %q and no dataset finding", tc.profile, code, out, errOut, exitUsageEnv, tc.want)
+		}
+	}
+}

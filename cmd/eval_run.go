@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
 
@@ -60,7 +61,9 @@ replaces another: a second run within the same second writes
 dataset (its file name without .yaml); when latest.json is the report of
 another dataset of the same call, the run keeps it (it is that dataset's
 evidence) and writes the timestamped file alone, which is then this
-dataset's latest.
+dataset's latest. A --cassette run is a replay: it never replaces a
+latest.json written by live agents (or by the existing engine), only one
+another replay wrote; it keeps it and writes the timestamped file alone.
 
 --shard i/n runs every n-th call starting at i and writes
 reports/<call>/shard-i-of-n.json; combine shards with kitsoki eval merge.
@@ -85,6 +88,11 @@ written; the message says how many calls had finished).`,
 			var err error
 			if opts.Shard, opts.Shards, err = parseShard(shard); err != nil {
 				return err
+			}
+			// A --profile that cannot be used is an operator's error: said
+			// first, before the dataset's findings.
+			if err := plugin.CheckFlagProfile(profile); err != nil {
+				return profileUsageError(c.ErrOrStderr(), profile, err)
 			}
 			d, err := loadDataset(args[0], "-o", outPath)
 			if err != nil {

@@ -76,6 +76,7 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	root.InitDefaultCompletionCmd()
 	root.SetHelpCommand(newHelpCmd(root))
 	strictGroups(root)
+	argsWithUsage(root)
 	return root
 }
 

@@ -31,9 +31,8 @@ const maxStampTries = 1000
 
 // DefaultReportPaths are a run's report paths under reports/<call>/: a
 // timestamped file and latest.json, or shard-<i>-of-<n>.json. When
-// latest.json is the report of another dataset of the call
-// ([LatestOfOther]), the timestamped file alone: that dataset's evidence
-// stays, and d's latest is its newest report ([latestReport]).
+// latest.json is to stay ([KeptLatest]: another dataset's evidence, or
+// live evidence under a --cassette replay), the timestamped file alone.
 func DefaultReportPaths(d *Dataset, r *Report, t time.Time) ReportDest {
 	dir := reportsDir(d)
 	if r.Run != nil && r.Run.Shard != "" {
@@ -42,7 +41,7 @@ func DefaultReportPaths(d *Dataset, r *Report, t time.Time) ReportDest {
 		return ReportDest{Paths: []string{filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d.json", i, n))}}
 	}
 	stamped := filepath.Join(dir, t.UTC().Format(stampLayout)+".json")
-	if LatestOfOther(d) != "" {
+	if KeptLatest(d, r) != "" {
 		return ReportDest{Paths: []string{stamped}, Stamped: true}
 	}
 	return ReportDest{Paths: []string{stamped, filepath.Join(dir, "latest.json")}, Stamped: true}
@@ -96,9 +95,10 @@ func ReportPaths(d *Dataset, r *Report, out string, t time.Time) (ReportDest, er
 
 // ReplacedLatest is the dataset's latest report before a full run
 // replaces it as d's latest, for [SinceLine]; nil when out was given, for
-// a shard (r.Run.Shard), and when there is none or it cannot be read.
+// a shard (r.Run.Shard), for a replay that keeps live evidence
+// ([KeptLatest]), and when there is none or it cannot be read.
 func ReplacedLatest(d *Dataset, r *Report, out string) *Report {
-	if out != "" || (r.Run != nil && r.Run.Shard != "") {
+	if out != "" || (r.Run != nil && (r.Run.Shard != "" || r.Run.Mode == "cassette" && liveLatest(d) != nil)) {
 		return nil
 	}
 	prev, err := latestReport(d)

@@ -48,7 +48,7 @@ func TestReportsDirLinkedOutTellsNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		var said []string
-		rows := List([]string{filepath.Join(repo, "evals", "merge_judge.yaml")}, func(err error) { said = append(said, err.Error()) })
+		rows := List([]string{filepath.Join(repo, "evals", "merge_judge.yaml")}, func(_ string, err error) { said = append(said, err.Error()) })
 		for _, r := range rows {
 			said = append(said, fmt.Sprint(r.Status))
 		}

@@ -239,21 +239,26 @@ type ListRow struct {
 }
 
 // List loads and validates each dataset file for eval list, never nil;
-// warn gets what does not stop the listing: a dataset that does not load
-// (listed as invalid) or a latest.json that does not parse.
-func List(files []string, warn func(error)) []ListRow {
+// warn gets what does not stop the listing, with the dataset file it is
+// about: why a dataset is listed invalid (it does not load, or does not
+// validate) or a latest.json that does not parse.
+func List(files []string, warn func(file string, err error)) []ListRow {
 	loader := &StoryLoader{}
 	rows := []ListRow{}
 	for _, f := range files {
 		d, err := LoadDataset(f)
 		if err != nil {
 			rows = append(rows, ListRow{Status: StatusInvalid, Path: f})
-			warn(err)
+			warn(f, err)
 			continue
 		}
-		st, _, err := DatasetStatus(Validate(d, loader))
+		v := Validate(d, loader)
+		st, _, err := DatasetStatus(v)
+		if err == nil && st == StatusInvalid {
+			err = invalidReason(v)
+		}
 		if err != nil {
-			warn(err)
+			warn(f, err)
 		}
 		rows = append(rows, ListRow{Call: d.Call, Status: st, Comparator: d.ComparatorLabel(), Pin: d.PinLabel(), Path: f})
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"regexp"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -8,7 +9,7 @@ import (
 )
 
 var ruleAgentArgs = &Rule{ID: "agent-args", Severity: diag.Warning, LintOnly: true,
-	Summary: "host.agent.<verb> without an argument its verb needs (the call fails before any agent is asked)",
+	Summary: "host.agent.<verb> without an argument its verb needs (the call fails before any agent is asked); an inline prompt: or question: whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args)",
 	Example: "- {invoke: host.agent.converse, with: {prompt: hello}}"}
 
 // checkAgentArgs warns where an agent invoke's literal with: block lacks an
@@ -50,6 +51,7 @@ func checkAgentArgs(c *checker) {
 			}
 		}
 		if why == "" {
+			inlineArgsRead(c, e, site)
 			return
 		}
 		pos := e.WithPos(key)
@@ -58,4 +60,25 @@ func checkAgentArgs(c *checker) {
 		}
 		c.rep.WarnAt(pos, site.Place(), ruleAgentArgs, "%s: %s needs with.%s; the call fails at run time before any agent is asked (%s)", site.String(), e.Invoke, key, why)
 	})
+}
+
+// argsOutput is a {{ }} output that reads args: it renders when the
+// with: block does, before the call, where args is empty ({% %} blocks
+// are left for the prompt renderer, which sees args).
+var argsOutput = regexp.MustCompile(`\{\{-?\s*args\b`)
+
+// inlineArgsRead warns where an agent call's inline prompt: or question:
+// prints {{ args.x }}: both engines render every with: string at walk time
+// (conformance values-agent-with), so the agent reads it empty.
+func inlineArgsRead(c *checker, e *story.Effect, site effSite) {
+	if agentVerb(e.Invoke) == "" {
+		return
+	}
+	for _, key := range []string{"prompt", "question"} {
+		s, ok := e.With[key].(string)
+		if !ok || !argsOutput.MatchString(s) {
+			continue
+		}
+		c.rep.WarnAt(e.WithPos(key), site.Place(), ruleAgentArgs, "%s: %s with.%s prints {{ args.… }}, which renders empty: a with: value renders before the call, where args is not set, so the agent reads %q with it blank; write the value itself ({{ world.x }}) or move the text to a prompt_path file, which renders with args", site.String(), e.Invoke, key, s)
+	}
 }

@@ -1,0 +1,47 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+// eval5: both engines render an agent call's with: strings at walk time,
+// where args is empty (conformance values-agent-with), so an inline
+// prompt's {{ args.x }} reaches the agent blank ("Say {{ args.x }}." is
+// sent as "Say ."). agent-args names it; a {% %} block (left for the
+// prompt renderer), a world read and a prompt_path are left alone.
+func TestInlinePromptArgsRendersEmpty(t *testing.T) {
+	const app = "app: {id: p}\nhosts: [host.agent.decide, host.agent.converse]\nworld: {x: {type: string, default: a}}\n" +
+		"intents: {go: {}}\nroot: s\nstates:\n  s:\n    on: {go: [{target: s, effects: [{invoke: VERB, with: {KEY: PROMPT, schema: s.json, args: {x: \"{{ world.x }}\"}}}]}]}\n"
+	const want = "prints {{ args.… }}, which renders empty"
+	for _, tc := range []struct {
+		verb, key, prompt string
+		warns             bool
+	}{
+		{"host.agent.decide", "prompt", `"Say {{ args.x }}."`, true},
+		{"host.agent.decide", "prompt", `"Say {{- args.x }}."`, true},
+		{"host.agent.converse", "question", `"Why {{ args.x }}?"`, true},
+		{"host.agent.decide", "prompt", `"Say {{ world.x }}."`, false},
+		{"host.agent.decide", "prompt", `"Say{% if args.x %} it{% endif %}."`, false},
+		{"host.agent.decide", "prompt", `"Say {{ myargs.x }}."`, false},
+		{"host.agent.decide", "prompt_path", `p.md`, false},
+	} {
+		dir := t.TempDir()
+		r := strings.NewReplacer("VERB", tc.verb, "KEY", tc.key, "PROMPT", tc.prompt)
+		write(t, dir, "app.yaml", r.Replace(app))
+		write(t, dir, "s.json", `{"type":"object"}`)
+		write(t, dir, "p.md", "Say {{ args.x }}.")
+		_, ds := Load(dir, story.Options{})
+		n := 0
+		for _, d := range ds {
+			if d.Rule == ruleAgentArgs.ID && strings.Contains(d.Message, want) {
+				n++
+			}
+		}
+		if (n == 1) != tc.warns || n > 1 {
+			t.Errorf("%s %s: %s: %d warnings, want warned: %v (all: %v)", tc.verb, tc.key, tc.prompt, n, tc.warns, ds)
+		}
+	}
+}
