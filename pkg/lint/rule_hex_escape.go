@@ -2,7 +2,6 @@ package lint
 
 import (
 	"strconv"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -80,7 +79,7 @@ func upstreamAfterHex(next string) string {
 	case c == '\\':
 		return "reads the backslash of the escape after it as an escaped backslash (`\\u0041\\u0042` shows `\\`)"
 	case singleEscapes[c] != "":
-		return "reads the \\" + strings.TrimSpace(string(c)) + " after it as " + singleEscapes[c]
+		return "reads `\\" + string(c) + "` after it as " + singleEscapes[c]
 	}
 	r, _ := utf8.DecodeRuneInString(next)
 	return "reads `\\" + string(r) + "` after it as an unknown escape, so the story does not load"
