@@ -135,6 +135,7 @@ func passes() []pass {
 		{ruleTemplate, checkValueTemplates},
 		{rulePongo, checkPongo},
 		{ruleCoalesceFile, checkCoalesceFiles},
+		{ruleHexEscape, checkHexEscapes},
 		{ruleEffectKinds, checkEffectKinds},
 		{ruleOnceBind, checkOnceBind},
 		{ruleStrictMismatch, checkStrictMismatch},

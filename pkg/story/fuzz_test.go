@@ -28,6 +28,9 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte("x: &x {a: 1}\ny: {<<: *x, b: 2}\n"))
 	f.Add([]byte("states:\n  s:\n    on:\n      go: {target: ../../..}\n"))
+	// hex escapes the loader scans a view's and a world default's text
+	// for: after an escaped line break, past a wide character, in a key
+	f.Add([]byte("world:\n  w: {default: \"\\u00e9\\\n  \\x41\"}\nstates:\n  s: {view: [{kv: {pairs: {\"√\\U0001F600\": \"\\u00e9\"}}}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, ds := LoadSource("fuzz.yaml", data, Options{LookupEnv: noEnv})
 		if st == nil && len(ds) == 0 {

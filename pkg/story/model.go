@@ -111,6 +111,10 @@ type WorldVar struct {
 	// Ignored holds the keys of a schema-form entry other than type:,
 	// default: and values:, which both engines ignore, with their places.
 	Ignored map[string]Pos
+	// HexEscapes are the \x, \u and \U escapes of the default's
+	// double-quoted scalars, which upstream reads differently
+	// (hex_escapes.go).
+	HexEscapes []HexEscape
 }
 
 // Kind folds the declared type to the kind a value is judged against:

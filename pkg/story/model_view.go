@@ -16,6 +16,9 @@ type View struct {
 	BlockOrder   []string
 	TemplateFile string
 	Pos          Pos
+	// HexEscapes are the \x, \u and \U escapes of its double-quoted
+	// scalars, which upstream reads differently (hex_escapes.go).
+	HexEscapes []HexEscape
 }
 
 // ViewElement is one typed view element (prose, heading, code, template,

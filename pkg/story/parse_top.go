@@ -244,6 +244,7 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 				case "default":
 					wv.Default = p.Raw(val)
 					wv.HasDefault, wv.DefaultUnsigned = true, unsignedLiteral(val)
+					wv.HexEscapes = p.hexEscapes(val)
 				case "values":
 					if vs, ok := p.Raw(val).([]any); ok {
 						wv.Values = vs
@@ -262,6 +263,7 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 	}
 	wv.Default = p.Raw(v)
 	wv.HasDefault, wv.DefaultUnsigned = !yamlnode.IsNull(v), unsignedLiteral(v)
+	wv.HexEscapes = p.hexEscapes(v)
 	return wv
 }
 

@@ -38,7 +38,7 @@ func (p *fileParser) parseView(n *yaml.Node, where, place string, at diag.Place)
 	if yamlnode.IsNull(d) {
 		return nil
 	}
-	v := &View{Pos: p.Pos(n)}
+	v := &View{Pos: p.Pos(n), HexEscapes: p.hexEscapes(d)}
 	switch d.Kind {
 	case yaml.ScalarNode:
 		v.Kind, v.Template = "template", d.Value

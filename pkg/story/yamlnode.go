@@ -36,6 +36,12 @@ type fileParser struct {
 	include bool
 	// strScratch is bodyPositions' reused scratch list.
 	strScratch []strAt
+	// src is the file's text (nil when not kept), which hexEscapes reads;
+	// srcHasHex caches whether it holds one anywhere (0 unknown, 1 yes,
+	// -1 no) and lines its line starts (hex_escapes.go).
+	src       []byte
+	srcHasHex int8
+	lines     []int
 }
 
 // newFileParser reads file (size bytes, in directory dir) into rep.

@@ -230,7 +230,7 @@ func (l *loader) parseFileDocIn(display, abs string, data []byte, include bool) 
 			p.Limit = p.Budget
 			p.LimitNote = fmt.Sprintf(" (aliases in the files of this story read before it took %d of the %d nodes aliases may add to a whole story)", min(l.aliasSpent, l.opts.nodeFloor()), l.opts.nodeFloor())
 		}
-		p.owned, p.include = true, include
+		p.owned, p.include, p.src = true, include, data
 		return p
 	}
 	if !l.opts.wholeParse && !splitOff() {
