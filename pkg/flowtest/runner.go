@@ -3,6 +3,8 @@ package flowtest
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -11,6 +13,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"kitsoki/internal/panicked"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -72,6 +75,9 @@ type Options struct {
 	// Hosts are compose.ResolveOptions.Hosts: handlers an embedder adds to
 	// a host_bindings fixture's built-ins.
 	Hosts map[string]host.Handler
+	// Stderr is where the stack of a panic the runner caught goes (nil:
+	// os.Stderr); the fixture's failure says so.
+	Stderr io.Writer
 
 	// observe, when set, sees the session before the first turn (-1) and
 	// after each, with the jobs it submitted (SaveFixture's view of the rig).
@@ -150,6 +156,14 @@ func (r *Runner) Preload(apps []string) {
 	_ = g.Wait()
 }
 
+// stderr is Options.Stderr, os.Stderr when unset.
+func (r *Runner) stderr() io.Writer {
+	if r.opts.Stderr != nil {
+		return r.opts.Stderr
+	}
+	return os.Stderr
+}
+
 // parallel is a -j value: n, the number of CPUs for 0 (or less).
 func parallel(n int) int {
 	if n <= 0 {
@@ -217,7 +231,7 @@ func (r *Runner) runFixture(ctx context.Context, fx *Fixture, workDir string) (r
 	res = &Result{Name: fx.Name(), Story: fx.Story, Flow: &FlowResult{File: fx.File}}
 	defer func() {
 		if p := recover(); p != nil {
-			res.Fatal = &Failure{Turn: -1, Pos: fx.Pos, Message: fmt.Sprintf("internal error running the fixture: %v (please report it)", p)}
+			res.Fatal = &Failure{Turn: -1, Pos: fx.Pos, Message: panicked.Logged(r.stderr(), "running fixture "+fx.Name(), "the test runner", p).Error()}
 			res.Flow.Passed = false
 		}
 		res.Duration = time.Since(start)

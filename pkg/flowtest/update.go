@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/panicked"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/engine"
 )
@@ -82,9 +83,10 @@ func (u *Update) guarded(ctx context.Context, r *Runner, f *File, byName map[str
 	defer func() {
 		if p := recover(); p != nil {
 			*u = before
+			pe := panicked.Logged(r.stderr(), "updating "+f.Path, "the fixture rewriter", p) // the stack once for the file
 			for _, fx := range f.Fixtures {
 				if res := byName[fx.Name()]; res != nil && !res.Passed() {
-					u.refuse(fx, fx.Pos, "internal error while updating it: %v (please report it); nothing was changed in it", p)
+					u.refuse(fx, fx.Pos, "%s; nothing was changed in it", pe)
 				}
 			}
 		}

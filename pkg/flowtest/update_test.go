@@ -306,3 +306,37 @@ func TestUpdateDirectorySwappedForALinkOut(t *testing.T) {
 		t.Errorf("the directory outside holds %d entries, want the copy alone", len(ents))
 	}
 }
+
+// A panic while planning a file's update refuses each of its failing
+// fixtures in panicked's wording, changes nothing in it, and writes the
+// stack once for the file, not once per fixture. (No input is known to
+// panic: a fixture with a nil turn, which parse never makes, stands in.)
+func TestUpdateSurvivesAPanic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.yaml")
+	storytest.WriteFile(t, path, "test_kind: flow\nturns: []\n---\ntest_kind: flow\nturns: []\n")
+	failing := &Result{Flow: &FlowResult{}}
+	var fxs []*Fixture
+	byName := map[string]*Result{}
+	for doc := 1; doc <= 2; doc++ {
+		fx := &Fixture{File: path, Doc: doc, Docs: 2, Turns: []*Turn{nil}}
+		fxs = append(fxs, fx)
+		byName[fx.Name()] = failing
+	}
+	var stderr strings.Builder
+	r := NewRunner(Options{Stderr: &stderr})
+	u := &Update{}
+	u.guarded(context.Background(), r, &File{Path: path, Fixtures: fxs}, byName)
+	if len(u.Files) != 0 || len(u.Refused) != 2 {
+		t.Fatalf("files %d, refused %+v", len(u.Files), u.Refused)
+	}
+	want := "updating " + path + ": the fixture rewriter panicked: runtime error: invalid memory address or nil pointer dereference (a kitsoki bug: please report it, with the stack kitsoki wrote to stderr); nothing was changed in it"
+	for _, x := range u.Refused {
+		if x.Reason != want {
+			t.Errorf("%s: %s\nwant %s", x.Fixture, x.Reason, want)
+		}
+	}
+	if n := strings.Count(stderr.String(), "[running]"); n != 1 {
+		t.Fatalf("%d stacks on stderr, want 1:\n%s", n, stderr.String())
+	}
+}

@@ -97,7 +97,7 @@ func (l *PongoLoader) AddNamespace(prefix, dir string) {
 func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %q: internal error: %v", src, r), Src: src}
+			p, err = nil, caught(KindPongo, fmt.Sprintf("pongo2 template %q", src), "the template compiler", src, r)
 		}
 	}()
 	if e := checkPongoLimits("<string>", src); e != nil {
@@ -147,7 +147,7 @@ func (l *PongoLoader) CheckFileSource(path string, src []byte) error {
 func (l *PongoLoader) compileFileSource(path string, src []byte) (p *Pongo, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: internal error: %v", path, r)}
+			p, err = nil, caught(KindPongo, "pongo2 template "+path, "the template compiler", "", r)
 		}
 	}()
 	text := string(src)

@@ -210,10 +210,15 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %s", p.name, plainText(fmt.Sprint(r)))}
-			if b.err != nil {
+			out = ""
+			switch {
+			case b.err != nil:
 				// pongo2's include panics on a budget failure in its body
 				err = &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: %v", p.name, b.err), Err: b.err}
+			case r == pongoSortString:
+				err = sortedStringError(p.name)
+			default:
+				err = caught(KindPongo, "pongo2 render "+p.name, "the template renderer", "", r)
 			}
 		}
 	}()

@@ -116,7 +116,7 @@ func CompileExpr(src string) (*Program, error) {
 func compile(src string, guard bool) (p *Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p, err = nil, &Error{Kind: KindCompile, Msg: fmt.Sprintf("expr compile %q: internal error: %v", src, r), Src: src}
+			p, err = nil, caught(KindCompile, fmt.Sprintf("expr compile %q", src), "the expression compiler", src, r)
 		}
 	}()
 	if e := checkExprLimits(src); e != nil {
@@ -172,7 +172,7 @@ func (p *Program) Eval(env Env) (out any, err error) {
 func (p *Program) eval(env Env, bytes int64, elems uint) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: internal error: %s", p.src, plainText(fmt.Sprint(r))), Src: p.src}
+			out, err = nil, caught(KindEval, fmt.Sprintf("expr eval %q", p.src), "the expression evaluator", p.src, r)
 		}
 	}()
 	if ctx, _ := env[ContextKey].(context.Context); ctx != nil && ctx.Err() != nil {

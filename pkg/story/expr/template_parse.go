@@ -50,7 +50,7 @@ func (t *Template) IsTyped() bool { return t.typed != nil }
 func CompileTemplate(s string) (t *Template, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			t, err = nil, &Error{Kind: KindTemplate, Msg: fmt.Sprintf("template %q: internal error: %v", s, r), Src: s}
+			t, err = nil, caught(KindTemplate, fmt.Sprintf("template %q", s), "the template parser", s, r)
 		}
 	}()
 	t = &Template{src: s}

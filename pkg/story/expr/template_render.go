@@ -18,7 +18,7 @@ func (t *Template) Render(env Env) (out any, err error) {
 func (t *Template) render(env Env, lim *tplBudget) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template %q: internal error: %v", t.src, r), Src: t.src}
+			out, err = nil, caught(KindEval, fmt.Sprintf("template %q", t.src), "the template renderer", t.src, r)
 		}
 	}()
 	switch {
