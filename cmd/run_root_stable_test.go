@@ -14,7 +14,8 @@ import (
 // does not move the project root: run twice in the directory of a story
 // importing a sibling, then test it, and each finds the repository's root
 // (the existing engine writes its traces under the user's home, so its
-// runs leave the project as they found it). Before the fix, the first
+// runs leave the project as they found it); so do mcp serve's trace and a
+// --coverprofile .kitsoki/coverage.json beside them. Before the fix, the first
 // run's .kitsoki/ made the story's own directory the root and the second
 // run and the test refused ../sub_story as leaving it.
 func TestRunTraceKeepsProjectRoot(t *testing.T) {
@@ -36,14 +37,26 @@ func TestRunTraceKeepsProjectRoot(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(parent, ".kitsoki", "sessions")); err != nil {
 		t.Fatalf("the runs wrote no trace beside the story: %v", err)
 	}
-	test := exec.Command(bin, "test", ".")
-	test.Dir = parent
-	if out, err := test.CombinedOutput(); err != nil || !strings.Contains(string(out), "2 passed, 0 failed") {
-		t.Fatalf("test after the runs: %v\n%s", err, out)
+	// the neighbours writing there by default or by the documented
+	// recipe: mcp serve's trace (stdin closed: it starts and ends), the
+	// editor's coverage profile; each test after them still passes
+	for _, args := range [][]string{
+		{"mcp", "serve", "."},
+		{"test", ".", "--coverprofile", ".kitsoki/coverage.json"},
+		{"test", "."},
+	} {
+		c := exec.Command(bin, args...)
+		c.Dir = parent
+		if out, err := c.CombinedOutput(); err != nil || args[0] == "test" && !strings.Contains(string(out), "2 passed, 0 failed") {
+			t.Fatalf("%s after the runs: %v\n%s", args, err, out)
+		}
+	}
+	if ents, err := os.ReadDir(filepath.Join(parent, ".kitsoki")); err != nil || len(ents) != 2 {
+		t.Fatalf(".kitsoki/ beside the story holds %v (%v), want sessions/ and coverage.json", ents, err)
 	}
 	// a .kitsoki/ the project wrote itself still marks a root
 	storytest.WriteFile(t, filepath.Join(parent, ".kitsoki", "plugins.yaml"), "version: 1\n")
-	test = exec.Command(bin, "test", ".")
+	test := exec.Command(bin, "test", ".")
 	test.Dir = parent
 	if out, err := test.CombinedOutput(); err == nil || !strings.Contains(string(out), "leaves the project root") {
 		t.Fatalf("test under the story's own profile: %v\n%s", err, out)
