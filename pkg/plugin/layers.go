@@ -163,7 +163,7 @@ func pluginsDirs(dir, explicit string) []string {
 	if explicit != "" {
 		out = append(out, filepath.Join(filepath.Dir(explicit), "plugins"))
 	}
-	if kd := findDir(dir, ProfileDir); kd != "" {
+	if kd := kitsokiDir(dir); kd != "" {
 		pd := filepath.Join(kd, "plugins")
 		if !slices.ContainsFunc(out, func(d string) bool { return sameFile(d, pd) }) {
 			out = append(out, pd)

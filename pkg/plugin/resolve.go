@@ -435,14 +435,16 @@ func sortDescriptors(ds []Descriptor) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].ID < ds[j].ID })
 }
 
-// findDir is the nearest directory name at or above start ("" for none).
-func findDir(start, name string) string {
+// kitsokiDir is the nearest .kitsoki directory at or above start that
+// marks a project ([story.HasKitsokiDir]): one holding only a run's
+// traces does not hide the project's plugins/ above it.
+func kitsokiDir(start string) string {
 	d, err := filepath.Abs(start)
 	if err != nil {
 		return ""
 	}
-	if root, found := story.Above(d, func(d string) bool { return present(filepath.Join(d, name), true) }); found {
-		return filepath.Join(root, name)
+	if root, found := story.Above(d, story.HasKitsokiDir); found {
+		return filepath.Join(root, ProfileDir)
 	}
 	return ""
 }

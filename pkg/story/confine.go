@@ -3,6 +3,7 @@ package story
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"iter"
 	"maps"
@@ -16,11 +17,12 @@ import (
 )
 
 // ProjectRoot is the project root of a story whose manifest is in dir: the
-// nearest directory at or above dir holding .git or .kitsoki/, with marked
-// true; else dir itself. Every file the story names must lie inside it.
+// nearest directory at or above dir holding .git or a .kitsoki/ that
+// marks a project ([HasKitsokiDir]), with marked true; else dir itself.
+// Every file the story names must lie inside it.
 func ProjectRoot(dir string) (root string, marked bool) {
 	dir = filepath.Clean(dir)
-	if d, ok := Above(dir, func(d string) bool { return hasGit(d) || markerDir(filepath.Join(d, ".kitsoki")) }); ok {
+	if d, ok := Above(dir, func(d string) bool { return hasGit(d) || HasKitsokiDir(d) }); ok {
 		return d, true
 	}
 	return dir, false
@@ -53,7 +55,7 @@ func Ancestors(dir string) iter.Seq[string] {
 	}
 }
 
-// hasGit and markerDir look at the name, never through it: a .git or
+// hasGit and HasKitsokiDir look at the name, never through it: a .git or
 // .kitsoki that is a symbolic link marks the root whether its target
 // exists or not, so the root a repository gets (and what is outside it)
 // tells nothing of the paths a link there names (red team 47).
@@ -62,9 +64,45 @@ func hasGit(d string) bool {
 	return err == nil
 }
 
-func markerDir(p string) bool {
+// ownOutput names what kitsoki writes into a .kitsoki/ by itself: the
+// default trace directory of run and mcp serve, the coverage profile the
+// editor reads, and the checkout path the existing engine remembers in
+// ~/.kitsoki/repo (it writes its run traces under ~/.kitsoki/sessions,
+// never into the project).
+var ownOutput = []string{"sessions", "coverage.json", "repo"}
+
+// HasKitsokiDir reports whether d holds a .kitsoki/ that marks a project:
+// a directory holding anything besides kitsoki's own output (or nothing:
+// one made by hand), or a symbolic link (never read through). A .kitsoki/ that
+// only a command's own output made marks nothing, so no command moves
+// the root a later one resolves.
+func HasKitsokiDir(d string) bool {
+	p := filepath.Join(d, ".kitsoki")
 	fi, err := os.Lstat(p)
-	return err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0)
+	if err != nil || !fi.IsDir() {
+		return err == nil && fi.Mode()&fs.ModeSymlink != 0
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return true // unreadable: the name alone marks
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
+		return true
+	}
+	empty := true
+	for {
+		ents, err := f.ReadDir(64)
+		for _, e := range ents {
+			empty = false
+			if !slices.Contains(ownOutput, e.Name()) {
+				return true
+			}
+		}
+		if err != nil {
+			return empty || !errors.Is(err, io.EOF)
+		}
+	}
 }
 
 // fallbackRoot is the widest of opts.Trees holding dir, else dir.
