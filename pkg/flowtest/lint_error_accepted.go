@@ -1,7 +1,9 @@
 package flowtest
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
@@ -23,20 +25,44 @@ func (l *fixtureLint) acceptedExpectError(t *Turn, r rest) bool {
 		return false
 	}
 	name := t.Intent.Name
-	if name == "" || !ix.intents[name] || len(ix.aliases[name]) > 0 || r.at == nil || len(r.alt) > 0 || r.exit != "" || inParallel(r.at) {
+	at, path, from := r.at, "", r.from
+	if at == nil && len(r.alt) == 0 && r.exit == "" && r.in == nil {
+		at, path, from = l.rawStart(t)
+	} else if at != nil {
+		path = at.Path
+	}
+	if name == "" || !ix.intents[name] || len(ix.aliases[name]) > 0 || at == nil || len(r.alt) > 0 || r.exit != "" || inParallel(at) {
 		return false
 	}
 	decls := ix.decls[name]
 	if l.leavesRequired(t, decls) || l.slotsMayBeRefused(t) || mayRefuseSlots(t, decls) {
 		return false
 	}
-	n, a := chosenArm(r.at, name, l.guardOf(t))
-	if a == nil {
-		return false
+	n, a := chosenArm(at, name, l.guardOf(t))
+	if a == nil || path != at.Path && !n.HasOn(name) {
+		return false // a "*" arm from a raw path is not probed
 	}
 	l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q, fired at %q (where %s), takes %s of %q: neither engine rejects it, so the turn always fails (expected error %q but got none); drop expect_error and assert where it leads, fire an intent refused there, or fix the turns before it",
-		t.Index, ee.Code, name, r.at.Path, r.from, armTook(n, name, a), n.Path, ee.Code)
+		t.Index, ee.Code, name, path, from, armTook(n, name, a), n.Path, ee.Code)
 	return true
+}
+
+// rawStart is, for t the fixture's first turn, the state whose intents
+// it takes when initial_state names no state but a plain state is its
+// deepest known dotted prefix (c.c9 under c): the session rests on the
+// raw path, taking the intents of that state and its ancestors on both
+// paths (conformance start-under-known-rest); nil otherwise.
+func (l *fixtureLint) rawStart(t *Turn) (*story.State, string, string) {
+	fx, ix := l.fx, l.ix
+	init := fx.InitialState
+	if len(fx.Turns) == 0 || t != fx.Turns[0] || init == "" || strings.Contains(init, "#") || ix.hasState(init) {
+		return nil, "", ""
+	}
+	anc := ix.byPath[ix.knownAncestor(init)]
+	if anc == nil || anc.Parallel || inParallel(anc) {
+		return nil, "", ""
+	}
+	return anc, init, fmt.Sprintf("the fixture starts (initial_state), a path under %q that takes its intents", anc.Path)
 }
 
 // mayRefuseSlots reports whether t sends a {{ }} template slot, or some

@@ -464,7 +464,10 @@ func (l *fixtureLint) noteTerminalRest(t *Turn) {
 // landBetween gives the fixture's jobs up before t's intent when one is
 // already due: upstream's listener lands it in real time, a race it
 // usually wins but not always (probed: lint-jobs-land's README;
-// conformance host-job-lands-before-turn).
+// conformance host-job-lands-before-turn), and it lands one due job in
+// the gap, the first submitted, the others one before each later user
+// turn or all at the next advance (engine clock.go's landBetween;
+// conformance jobs-land-one-per-gap).
 func (l *fixtureLint) landBetween(t *Turn) {
 	l.raced = 0
 	if len(l.jobs) == 0 || t.Intent == nil && !t.HasInput {
@@ -478,13 +481,17 @@ func (l *fixtureLint) landBetween(t *Turn) {
 	}
 }
 
-// raceLand takes the jobs already due out of the followed ones when each
-// one's on_complete only sets, increments and says, on keys it names
-// plainly: landed before t's intent or not, such a landing moves
-// nothing and starts no job (the chain runs at the job's origin, its
-// last_job_* set in memory only), so the world keys it writes become
-// unknown, its notice too, and the fixture's jobs stay followed. false
-// (nothing changed) otherwise.
+// raceLand takes the first job already due out of the followed ones, the
+// one the gap lands, when each due one's on_complete only sets,
+// increments and says, on keys it names plainly: landed before t's
+// intent or not, such a landing moves nothing and starts no job (the
+// chain runs at the job's origin, its last_job_* set in memory only).
+// The world keys every due job writes become unknown (the first may land
+// after the intent, and under load upstream's listener lands more than
+// one in a gap: jobs-land-one-per-gap's README), its notice too, and the
+// fixture's jobs stay followed: the others land in later gaps
+// (landBetween) or at an advance (landDue). false (nothing changed)
+// otherwise.
 func (l *fixtureLint) raceLand() bool {
 	var keys []string
 	for _, j := range l.jobs {
@@ -510,9 +517,9 @@ func (l *fixtureLint) raceLand() bool {
 	for _, k := range keys {
 		l.world.dirty[k] = true
 	}
-	n := len(l.jobs)
-	l.jobs = slices.DeleteFunc(slices.Clone(l.jobs), func(j litJob) bool { return j.due <= l.now })
-	l.raced = n - len(l.jobs)
+	i := slices.IndexFunc(l.jobs, func(j litJob) bool { return j.due <= l.now })
+	l.jobs = slices.Delete(slices.Clone(l.jobs), i, i+1)
+	l.raced = 1
 	l.inbox.lost = true
 	l.rest.armed = false // a completion turn's effect on the rest's timeout is not followed
 	return true

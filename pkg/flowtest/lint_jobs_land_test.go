@@ -81,3 +81,20 @@ func TestLintPartialAdvance(t *testing.T) {
 		}
 	}
 }
+
+// TestLintLandsOnePerGap: the gap before a user turn lands one due job,
+// the first submitted, and the walk keeps following the others
+// (conformance lint-land-one-per-gap): no verdict on the later turns of
+// fixtures upstream passes, and an advance landing the rest certainly
+// (advance_wrong).
+func TestLintLandsOnePerGap(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-land-one-per-gap", map[string]string{
+		"two.yaml":           "",
+		"three.yaml":         "",
+		"later.yaml":         "",
+		"bind.yaml":          "",
+		"par.yaml":           "",
+		"advance.yaml":       "",
+		"advance_wrong.yaml": `turns[2].expect_world["b"]: "", but after the turns before it and this one the fixture certainly holds "y" there`,
+	}, ruleWorldKnown)
+}

@@ -103,18 +103,19 @@ func (ix *storyIndex) straysWhat(initial string) string {
 
 // strayStart warns at a fixture's first turn when its initial_state,
 // root#entry|entry with a parallel root p, names strays only
-// (startLeaves) and no known leaf: the machine has no leaf to take an
+// (startLeaves) and no known leaf, or only empty entries (p#, p#|:
+// underNone): the machine has no leaf to take an
 // intent: one the engine allows there (engine.Session.Available: the
 // arcs of the states the entries' dotted prefixes name, and their
 // ancestors') is refused GUARD_FAILED, any other
 // INTENT_NOT_ALLOWED_IN_STATE (conformance par-start-unknown-region
 // f031–f040, lint-par-start-stray d, e, par-start-outside-prefix alone_*,
-// par-start-outside-root-arcs). It reports whether it warned.
+// par-start-outside-root-arcs, par-start-entry-forms empty, bar). It reports whether it warned.
 func (l *fixtureLint) strayStart(t *Turn) bool {
 	fx, ix := l.fx, l.ix
 	root, _, ok := strings.Cut(fx.InitialState, "#")
 	p := ix.byPath[root]
-	if !ok || p == nil || !p.Parallel || len(fx.Turns) == 0 || t != fx.Turns[0] || !ix.allStrays(p, fx.InitialState) {
+	if !ok || p == nil || !p.Parallel || len(fx.Turns) == 0 || t != fx.Turns[0] || !ix.allStrays(p, fx.InitialState) && !ix.underNone(fx.InitialState) {
 		return false
 	}
 	name := l.parIntent(t)

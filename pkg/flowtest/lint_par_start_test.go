@@ -1,6 +1,12 @@
 package flowtest
 
-import "testing"
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+)
 
 // TestLintParStartStray: a parallel initial_state naming strays (paths
 // under no region) beside known leaves starts at those leaves, a region
@@ -42,4 +48,26 @@ func TestLintParStartTwoLeaves(t *testing.T) {
 		"f_repeat_legacy.yaml":              "",
 		"f_repeat_orch.yaml":                "",
 	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintParStartEmptyEntries: a parallel start whose entries are all
+// empty (p#, p#|) starts with no leaf and allows nothing, as one whose
+// entries lie in no region: the first intent is refused
+// INTENT_NOT_ALLOWED_IN_STATE on both paths (conformance
+// par-start-entry-forms empty, bar and their _m; upstream fails them).
+func TestLintParStartEmptyEntries(t *testing.T) {
+	dir := "../engine/testdata/conformance/par-start-entry-forms"
+	st := loadGoldenStory(t, dir)
+	for _, name := range []string{"empty.yaml", "empty_m.yaml", "bar.yaml", "bar_m.yaml"} {
+		var got []diag.Diagnostic
+		for _, d := range lintFixtureFile(t, st, filepath.Join(dir, "flows", name)) {
+			if d.Rule == ruleRejected.ID {
+				got = append(got, d)
+			}
+		}
+		wantFinding(t, got, `turns[0]: intent "mra" is fired at "p#`)
+		if len(got) > 0 && !strings.Contains(got[0].Message, "rejected INTENT_NOT_ALLOWED_IN_STATE on both engines") {
+			t.Errorf("%s: %s", name, got[0].Message)
+		}
+	}
 }

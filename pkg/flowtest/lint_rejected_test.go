@@ -570,3 +570,22 @@ func TestLintAllowedNever(t *testing.T) {
 		"f.yaml": never, "legacy.yaml": never, "p.yaml": never, "u.yaml": never,
 	}, ruleRejected, ruleErrorCode)
 }
+
+// TestLintExpectAcceptedRawStart: a first turn fired where the fixture
+// starts on a path under a known state (c.c9 under c) takes that state's
+// arm on both paths, so expecting a rejection there fails (conformance
+// start-under-known-rest, the last fixture of orch.yaml and legacy.yaml;
+// its GUARD_FAILED fixture, whose arm's when: is false, is not flagged).
+func TestLintExpectAcceptedRawStart(t *testing.T) {
+	dir := "../engine/testdata/conformance/start-under-known-rest"
+	st := loadGoldenStory(t, dir)
+	for _, name := range []string{"orch.yaml", "legacy.yaml"} {
+		var got []diag.Diagnostic
+		for _, d := range lintFixtureFile(t, st, filepath.Join(dir, "flows", name)) {
+			if d.Rule == ruleErrorCode.ID && strings.Contains(d.Message, `fired at "c.`) {
+				got = append(got, d)
+			}
+		}
+		wantFinding(t, got, `turns[0].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "back", fired at "c.c9" (where the fixture starts (initial_state), a path under "c" that takes its intents), takes an unguarded first arm of "c"`)
+	}
+}
