@@ -112,7 +112,8 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 			ea := a.EpisodeAgent
 			ea.DurationMS, ea.PromptTokens, ea.ResponseTokens = int64(a.DurationMS), int64(a.PromptTokens), int64(a.ResponseTokens)
 			ea.CostUSD = float64(a.CostUSD)
-			ea.Input = jsonvalue.Normalize(a.Input)
+			// bytes, as upstream's trace writes them: base64 text
+			ea.Input = jsonvalue.Normalize(yamlnode.UpstreamScalars(episodeNode(&doc, i, "agent", "input"), a.Input))
 			switch r := a.Response.(type) {
 			case nil:
 			case string:
