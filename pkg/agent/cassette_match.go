@@ -82,14 +82,15 @@ func (c *Cassette) agentKey(alias string, req *AskRequest, args map[string]any, 
 }
 
 // ValuesEqual is how an episode's match: value is compared with a call's:
-// == for strings and bools, else JSON-normalised equality (so 1 == 1.0
-// and maps compare structurally; 1 != "1").
+// == for strings, bools and floats (so -0.0 == 0.0, as upstream's ==
+// holds them: conformance cassette-match-values), else JSON-normalised
+// equality (so 1 == 1.0 and maps compare structurally; 1 != "1").
 func ValuesEqual(a, b any) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
 	switch a.(type) {
-	case string, bool:
+	case string, bool, float64:
 		if a == b {
 			return true
 		}

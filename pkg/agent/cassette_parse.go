@@ -94,8 +94,13 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
 		}
 		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay, Response: re.Response}
+		// a match: value is read as the data is: `!!binary` bytes match a
+		// call's bytes, not their text (conformance cassette-match-values)
+		if ep.Match != nil {
+			ep.Match, _ = yamlnode.UpstreamScalars(episodeNode(&doc, i, "match"), ep.Match).(map[string]any)
+		}
 		if ep.Response.Data != nil {
-			ep.Response.Data, _ = yamlnode.UpstreamScalars(episodeData(&doc, i), ep.Response.Data).(map[string]any)
+			ep.Response.Data, _ = yamlnode.UpstreamScalars(episodeNode(&doc, i, "response", "data"), ep.Response.Data).(map[string]any)
 		}
 		if re.Delay != nil {
 			var ok bool
@@ -107,7 +112,8 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 			ea := a.EpisodeAgent
 			ea.DurationMS, ea.PromptTokens, ea.ResponseTokens = int64(a.DurationMS), int64(a.PromptTokens), int64(a.ResponseTokens)
 			ea.CostUSD = float64(a.CostUSD)
-			ea.Input = jsonvalue.Normalize(a.Input)
+			// bytes, as upstream's trace writes them: base64 text
+			ea.Input = jsonvalue.Normalize(yamlnode.UpstreamScalars(episodeNode(&doc, i, "agent", "input"), a.Input))
 			switch r := a.Response.(type) {
 			case nil:
 			case string:
@@ -220,13 +226,14 @@ func transcriptEvent(ev any) (json.RawMessage, error) {
 	return b, nil
 }
 
-// episodeData is the node of doc's episodes[i].response.data, or nil.
-func episodeData(doc *yaml.Node, i int) *yaml.Node {
+// episodeNode is the node of doc's episodes[i] at path (response, data
+// for episodes[i].response.data), or nil.
+func episodeNode(doc *yaml.Node, i int, path ...string) *yaml.Node {
 	n := doc
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
 	}
-	for _, key := range []string{"episodes", "", "response", "data"} {
+	for _, key := range append([]string{"episodes", ""}, path...) {
 		if n = yamlnode.Deref(n); n == nil {
 			return nil
 		}

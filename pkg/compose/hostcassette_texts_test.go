@@ -26,6 +26,10 @@ func TestHostCassetteAgentTexts(t *testing.T) {
 		{`response: '[1, 2] '`, `{"verb":"decide"}`, `{"verb":"decide","duration_ms":0,"response":[1,2]}`},
 		{`error: 1.0`, `{"verb":"decide"}`, `{"verb":"decide","duration_ms":0,"error":"1"}`},
 		{`error: false`, `{"verb":"decide"}`, `{"verb":"decide","duration_ms":0,"error":"false"}`},
+		// an input's !!binary is bytes, written as their base64 text; -0 is 0
+		{`input: !!binary aGVsbG8=`, `{"verb":"decide","input":"aGVsbG8="}`, `{"verb":"decide","duration_ms":0}`},
+		{`input: { b: !!binary aGk=, e: !!binary "", z: -0, f: -0.0, l: [-0, !!binary aGk=], m: { n: !!binary aGk= } }`,
+			`{"verb":"decide","input":{"b":"aGk=","e":"","f":-0,"l":[0,"aGk="],"m":{"n":"aGk="},"z":0}}`, `{"verb":"decide","duration_ms":0}`},
 	}
 	var blocks []string
 	for _, c := range cases {
