@@ -6,10 +6,8 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -69,20 +67,17 @@ func newChain(regs ...Registration) *Chain {
 	return &Chain{regs: regs, mask: func(s string) string { return s }}
 }
 
-// programs are the test programs, built together once per test binary
-// into dir (removed by TestMain).
-var programs struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+// programs are the test programs, built together once per test binary as
+// storytest builds every repository program (removed by TestMain).
+var programs = &storytest.Programs{Pkgs: []string{
+	"kitsoki/internal/testing/hookplugins/testhook",
+	"kitsoki/internal/testing/hookplugins/testhostprovider",
+}}
 
 func TestMain(m *testing.M) {
 	removeConfig := storytest.EmptyConfigDir()
 	code := m.Run()
-	if programs.dir != "" {
-		_ = os.RemoveAll(programs.dir)
-	}
+	programs.Remove()
 	removeConfig()
 	os.Exit(code)
 }
@@ -91,20 +86,7 @@ func TestMain(m *testing.M) {
 // (testhook, testhostprovider), building them all on first use.
 func testProgram(t testing.TB, name string) string {
 	t.Helper()
-	programs.once.Do(func() {
-		programs.dir, programs.err = os.MkdirTemp("", "kitsoki-plugin-tests-")
-		if programs.err != nil {
-			return
-		}
-		out, err := exec.Command("go", "build", "-ldflags=-s -w", "-o", programs.dir+string(filepath.Separator), "kitsoki/internal/testing/hookplugins/testhook", "kitsoki/internal/testing/hookplugins/testhostprovider").CombinedOutput()
-		if err != nil {
-			programs.err = fmt.Errorf("go build the test programs: %v\n%s", err, out)
-		}
-	})
-	if programs.err != nil {
-		t.Fatal(programs.err)
-	}
-	return filepath.Join(programs.dir, name)
+	return programs.Path(t, name)
 }
 
 // testHookBinary is the hook plugin program (internal/testing/hookplugins/testhook).
