@@ -9,7 +9,7 @@ import (
 )
 
 var ruleAgentArgs = &Rule{ID: "agent-args", Severity: diag.Warning, LintOnly: true,
-	Summary: "host.agent.<verb> without an argument its verb needs (the call fails before any agent is asked); an inline prompt: or question: whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args)",
+	Summary: "host.agent.<verb> without an argument its verb needs (the call fails before any agent is asked); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args)",
 	Example: "- {invoke: host.agent.converse, with: {prompt: hello}}"}
 
 // checkAgentArgs warns where an agent invoke's literal with: block lacks an
@@ -67,15 +67,21 @@ func checkAgentArgs(c *checker) {
 // are left for the prompt renderer, which sees args).
 var argsOutput = regexp.MustCompile(`\{\{-?\s*args\b`)
 
-// inlineArgsRead warns where an agent call's inline prompt: or question:
-// prints {{ args.x }}: both engines render every with: string at walk time
-// (conformance values-agent-with), so the agent reads it empty.
+// inlineArgsRead warns where an agent call's inline prompt:, question: or
+// context.prompt (host.agent.task) prints {{ args.x }}: both engines render
+// every with: string at walk time (conformance values-agent-with, where
+// task's "T {{ world.k }} {{ args.x }}" is dispatched as "T KK "), so the
+// agent reads it empty.
 func inlineArgsRead(c *checker, e *story.Effect, site effSite) {
 	if agentVerb(e.Invoke) == "" {
 		return
 	}
-	for _, key := range []string{"prompt", "question"} {
+	ctx, _ := e.With["context"].(map[string]any)
+	for _, key := range []string{"prompt", "question", "context.prompt"} {
 		s, ok := e.With[key].(string)
+		if key == "context.prompt" {
+			s, ok = ctx["prompt"].(string)
+		}
 		if !ok || !argsOutput.MatchString(s) {
 			continue
 		}

@@ -45,3 +45,37 @@ func TestInlinePromptArgsRendersEmpty(t *testing.T) {
 		}
 	}
 }
+
+// host.agent.task's context.prompt renders with the rest of with: before
+// the call (conformance values-agent-with: "T {{ world.k }} {{ args.x }}"
+// is dispatched as "T KK "), so its {{ args.x }} is named too.
+func TestTaskContextPromptArgsRendersEmpty(t *testing.T) {
+	const app = "app: {id: p}\nhosts: [host.agent.task]\nagents: {w: {system_prompt: x}}\nworld: {x: {type: string, default: a}}\n" +
+		"intents: {go: {}}\nroot: s\nstates:\n  s:\n    on: {go: [{target: s, effects: [{invoke: host.agent.task, with: {agent: w, context: {prompt: PROMPT, args: {x: \"{{ world.x }}\"}}, acceptance: {schema: s.json}}}]}]}\n"
+	for _, tc := range []struct {
+		prompt string
+		warns  bool
+	}{
+		{`"T {{ args.x }}"`, true},
+		{`"T {{ world.x }}"`, false},
+		{`"T{% if args.x %} it{% endif %}"`, false},
+	} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", strings.ReplaceAll(app, "PROMPT", tc.prompt))
+		write(t, dir, "s.json", `{"type":"object"}`)
+		_, ds := Load(dir, story.Options{})
+		var got []string
+		for _, d := range ds {
+			if d.Rule == ruleAgentArgs.ID {
+				got = append(got, d.String())
+			}
+		}
+		want := 0
+		if tc.warns {
+			want = 1
+		}
+		if len(got) != want || (tc.warns && !strings.Contains(got[0], "with.context.prompt prints {{ args.… }}")) {
+			t.Errorf("%s: agent-args %v, want %d naming with.context.prompt (all: %v)", tc.prompt, got, want, ds)
+		}
+	}
+}
