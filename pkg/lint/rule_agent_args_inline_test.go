@@ -79,3 +79,36 @@ func TestTaskContextPromptArgsRendersEmpty(t *testing.T) {
 		}
 	}
 }
+
+// The existing engine hands the top-level decider's prompt: to
+// host.agent.decide as a prompt file with no args (testdata/decider-prompt),
+// so {{ args.state }} in it, inline or in the file, is named.
+func TestDeciderPromptArgs(t *testing.T) {
+	const app = "app: {id: p}\nworld: {city: {type: string, default: Oslo}}\nroot: start\nintents: {go: {}}\n" +
+		"states:\n  start:\n    on: {go: [{target: end}]}\n  end: {terminal: true}\nagents: {a: {system_prompt: x}}\n" +
+		"decider: {agent: a, schema: s.json, prompt: PROMPT}\n"
+	for _, tc := range []struct {
+		prompt, file string
+		want         string
+	}{
+		{`"in {{ args.state }}"`, "", "fails to read there"},
+		{`"in {{ world.city }}"`, "", ""},
+		{`d.md`, "in {{ args.state }}", "renders the decider's prompt file with no args"},
+		{`d.md`, "in {{ world.city }}", ""},
+	} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", strings.ReplaceAll(app, "PROMPT", tc.prompt))
+		write(t, dir, "s.json", `{"type":"object"}`)
+		write(t, dir, "d.md", tc.file)
+		_, ds := Load(dir, story.Options{})
+		var got []string
+		for _, d := range ds {
+			if d.Rule == ruleAgentArgs.ID {
+				got = append(got, d.String())
+			}
+		}
+		if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want) || !strings.Contains(got[0], "app.yaml:10:")) {
+			t.Errorf("%s %q: agent-args %v, want %q", tc.prompt, tc.file, got, tc.want)
+		}
+	}
+}
