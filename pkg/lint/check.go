@@ -141,6 +141,7 @@ func passes() []pass {
 		{ruleStrictMismatch, checkStrictMismatch},
 		{ruleSetType, checkSetTypes},
 		{ruleWorldInText, checkWorldInText},
+		{ruleSortedString, checkSortedString},
 		{ruleGuardType, checkGuardTypes},
 		{ruleExprType, checkExprTypes},
 		{ruleSlotDefault, checkSlotDefaults},

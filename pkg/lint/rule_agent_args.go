@@ -9,7 +9,7 @@ import (
 )
 
 var ruleAgentArgs = &Rule{ID: "agent-args", Severity: diag.Warning, LintOnly: true,
-	Summary: "host.agent.<verb> without an argument its verb needs (the call fails before any agent is asked); an inline prompt: or question: whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args)",
+	Summary: "host.agent.<verb> without an argument its verb needs (the call fails before any agent is asked); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args); a top-level decider prompt (inline or its file) that prints {{ args.x }}, which the existing engine renders empty or fails to read",
 	Example: "- {invoke: host.agent.converse, with: {prompt: hello}}"}
 
 // checkAgentArgs warns where an agent invoke's literal with: block lacks an
@@ -60,6 +60,42 @@ func checkAgentArgs(c *checker) {
 		}
 		c.rep.WarnAt(pos, site.Place(), ruleAgentArgs, "%s: %s needs with.%s; the call fails at run time before any agent is asked (%s)", site.String(), e.Invoke, key, why)
 	})
+	deciderArgsRead(c)
+}
+
+// deciderArgsRead warns where the top-level decider's prompt (inline, or
+// the file it names) prints {{ args.x }}. Probed with the existing
+// engine (session continue, one-shot, a stub claude; pkg/lint/testdata/
+// decider-prompt): its decider hands prompt: to host.agent.decide as
+// prompt_path, with the gate's state and candidates under with:, not
+// args, so a file's {{ args.state }} renders empty and an inline text is
+// read as a file name that does not exist (the decider bails to the
+// human); this engine renders the inline text with args instead.
+func deciderArgsRead(c *checker) {
+	d := c.st.Decider
+	if d == nil || d.Prompt == "" || c.st.Imported() {
+		return
+	}
+	text, inline := d.Prompt, true
+	if !story.IsTemplated(d.Prompt) {
+		f, ok := c.existingFile(d.Prompt)
+		if !ok {
+			return
+		}
+		b, err := c.readStory(f)
+		if err != nil {
+			return
+		}
+		text, inline = string(b), false
+	}
+	if !argsOutput.MatchString(text) {
+		return
+	}
+	why := "the existing engine reads decider.prompt as a prompt file name, so this inline text fails to read there (no such file) and its decider bails to the human at every gate, while this engine renders it with args"
+	if !inline {
+		why = "the existing engine renders the decider's prompt file with no args (the gate's state and candidates go under with:), while this engine sends the file name itself as the prompt"
+	}
+	c.rep.Warnf(keyValuePos(c, d.Pos, "prompt"), ruleAgentArgs, "decider prompt prints {{ args.… }}, which the two engines render differently: %s; no decider prompt reads the gate alike on both engines yet (docs/compat/engine.md \"decider prompt\"), so leave {{ args.… }} out", why)
 }
 
 // argsOutput is a {{ }} output that reads args: it renders when the
@@ -67,15 +103,21 @@ func checkAgentArgs(c *checker) {
 // are left for the prompt renderer, which sees args).
 var argsOutput = regexp.MustCompile(`\{\{-?\s*args\b`)
 
-// inlineArgsRead warns where an agent call's inline prompt: or question:
-// prints {{ args.x }}: both engines render every with: string at walk time
-// (conformance values-agent-with), so the agent reads it empty.
+// inlineArgsRead warns where an agent call's inline prompt:, question: or
+// context.prompt (host.agent.task) prints {{ args.x }}: both engines render
+// every with: string at walk time (conformance values-agent-with, where
+// task's "T {{ world.k }} {{ args.x }}" is dispatched as "T KK "), so the
+// agent reads it empty.
 func inlineArgsRead(c *checker, e *story.Effect, site effSite) {
 	if agentVerb(e.Invoke) == "" {
 		return
 	}
-	for _, key := range []string{"prompt", "question"} {
+	ctx, _ := e.With["context"].(map[string]any)
+	for _, key := range []string{"prompt", "question", "context.prompt"} {
 		s, ok := e.With[key].(string)
+		if key == "context.prompt" {
+			s, ok = ctx["prompt"].(string)
+		}
 		if !ok || !argsOutput.MatchString(s) {
 			continue
 		}

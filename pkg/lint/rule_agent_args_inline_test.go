@@ -45,3 +45,70 @@ func TestInlinePromptArgsRendersEmpty(t *testing.T) {
 		}
 	}
 }
+
+// host.agent.task's context.prompt renders with the rest of with: before
+// the call (conformance values-agent-with: "T {{ world.k }} {{ args.x }}"
+// is dispatched as "T KK "), so its {{ args.x }} is named too.
+func TestTaskContextPromptArgsRendersEmpty(t *testing.T) {
+	const app = "app: {id: p}\nhosts: [host.agent.task]\nagents: {w: {system_prompt: x}}\nworld: {x: {type: string, default: a}}\n" +
+		"intents: {go: {}}\nroot: s\nstates:\n  s:\n    on: {go: [{target: s, effects: [{invoke: host.agent.task, with: {agent: w, context: {prompt: PROMPT, args: {x: \"{{ world.x }}\"}}, acceptance: {schema: s.json}}}]}]}\n"
+	for _, tc := range []struct {
+		prompt string
+		warns  bool
+	}{
+		{`"T {{ args.x }}"`, true},
+		{`"T {{ world.x }}"`, false},
+		{`"T{% if args.x %} it{% endif %}"`, false},
+	} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", strings.ReplaceAll(app, "PROMPT", tc.prompt))
+		write(t, dir, "s.json", `{"type":"object"}`)
+		_, ds := Load(dir, story.Options{})
+		var got []string
+		for _, d := range ds {
+			if d.Rule == ruleAgentArgs.ID {
+				got = append(got, d.String())
+			}
+		}
+		want := 0
+		if tc.warns {
+			want = 1
+		}
+		if len(got) != want || (tc.warns && !strings.Contains(got[0], "with.context.prompt prints {{ args.… }}")) {
+			t.Errorf("%s: agent-args %v, want %d naming with.context.prompt (all: %v)", tc.prompt, got, want, ds)
+		}
+	}
+}
+
+// The existing engine hands the top-level decider's prompt: to
+// host.agent.decide as a prompt file with no args (testdata/decider-prompt),
+// so {{ args.state }} in it, inline or in the file, is named.
+func TestDeciderPromptArgs(t *testing.T) {
+	const app = "app: {id: p}\nworld: {city: {type: string, default: Oslo}}\nroot: start\nintents: {go: {}}\n" +
+		"states:\n  start:\n    on: {go: [{target: end}]}\n  end: {terminal: true}\nagents: {a: {system_prompt: x}}\n" +
+		"decider: {agent: a, schema: s.json, prompt: PROMPT}\n"
+	for _, tc := range []struct {
+		prompt, file string
+		want         string
+	}{
+		{`"in {{ args.state }}"`, "", "fails to read there"},
+		{`"in {{ world.city }}"`, "", ""},
+		{`d.md`, "in {{ args.state }}", "renders the decider's prompt file with no args"},
+		{`d.md`, "in {{ world.city }}", ""},
+	} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", strings.ReplaceAll(app, "PROMPT", tc.prompt))
+		write(t, dir, "s.json", `{"type":"object"}`)
+		write(t, dir, "d.md", tc.file)
+		_, ds := Load(dir, story.Options{})
+		var got []string
+		for _, d := range ds {
+			if d.Rule == ruleAgentArgs.ID {
+				got = append(got, d.String())
+			}
+		}
+		if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want) || !strings.Contains(got[0], "app.yaml:10:")) {
+			t.Errorf("%s %q: agent-args %v, want %q", tc.prompt, tc.file, got, tc.want)
+		}
+	}
+}

@@ -64,6 +64,9 @@ func (wk *worldKeyCheck) files() {
 // in it, described by where; false when src may bind the name world (its
 // reads, and its includes', are not world's).
 func (wk *worldKeyCheck) fileReads(f, src string, where func() string) bool {
+	if wk.texts != nil {
+		wk.texts(src, story.Pos{File: wk.c.displayPath(f)}, true, where)
+	}
 	if !strings.Contains(src, "world") {
 		return true
 	}

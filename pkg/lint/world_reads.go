@@ -23,6 +23,10 @@ type worldKeyCheck struct {
 	// at is the path of the state whose reads are being listed ("" for
 	// the story's own and an import's), each read's state
 	at string
+	// texts, when set, is handed every template source the reads are
+	// listed from (file: a template file's whole text, placed in it),
+	// world read or not (rule sorted-string)
+	texts func(src string, p story.Pos, file bool, where func() string)
 }
 
 // collect lists the reads of the story's own scalars and the template
@@ -239,9 +243,11 @@ func (wk *worldKeyCheck) guard(src string, p story.Pos, where func() string) {
 // refuses is read as pongo2 (a host may render it so).
 func (wk *worldKeyCheck) value(src string, p story.Pos, where func() string) {
 	if !strings.Contains(src, "{") || !strings.Contains(src, "world") {
+		wk.text(src, p, where)
 		return
 	}
 	if _, ok := wk.sourceKeys(compiledTemplate, src); ok {
+		wk.text(src, p, where)
 		wk.read(compiledTemplate, src, p, where)
 		return
 	}
@@ -254,9 +260,17 @@ func (wk *worldKeyCheck) value(src string, p story.Pos, where func() string) {
 // directory's (compiledPongoInline: say:, a templated target, initial:) or
 // the views' (compiledPongoView: views/ only, as both engines render views).
 func (wk *worldKeyCheck) pongo(kind compileKind, src string, p story.Pos, where func() string) {
+	wk.text(src, p, where)
 	if strings.Contains(src, "{") {
 		wk.read(kind, src, p, where)
 		wk.includes(kind, src, p, where)
+	}
+}
+
+// text hands a source with a {% %} tag held in the story to wk.texts.
+func (wk *worldKeyCheck) text(src string, p story.Pos, where func() string) {
+	if wk.texts != nil && strings.Contains(src, "{%") {
+		wk.texts(src, p, false, where)
 	}
 }
 
