@@ -1,9 +1,6 @@
 package proc
 
-import (
-	"bytes"
-	"sync"
-)
+import "sync"
 
 // Head keeps the first max bytes written to it (a child's output read
 // whole) and drops the rest, remembering that it did. It is safe for
@@ -11,7 +8,7 @@ import (
 type Head struct {
 	mu        sync.Mutex
 	max       int
-	buf       bytes.Buffer
+	buf       []byte
 	truncated bool
 }
 
@@ -23,11 +20,18 @@ func (h *Head) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := len(p)
-	if room := h.max - h.buf.Len(); room < n {
+	if room := h.max - len(h.buf); room < n {
 		h.truncated = true
 		p = p[:max(room, 0)]
 	}
-	h.buf.Write(p)
+	if need := len(h.buf) + len(p); need > cap(h.buf) {
+		// grow by doubling, never past max: a big output's buffer ends at
+		// max bytes, not at up to twice that as an unbounded append's may
+		grown := make([]byte, len(h.buf), min(max(2*cap(h.buf), need, 512), h.max))
+		copy(grown, h.buf)
+		h.buf = grown
+	}
+	h.buf = append(h.buf, p...)
 	return n, nil
 }
 
@@ -35,7 +39,7 @@ func (h *Head) Write(p []byte) (int, error) {
 func (h *Head) String() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.buf.String()
+	return string(h.buf)
 }
 
 // Truncated reports whether bytes were dropped.

@@ -38,3 +38,21 @@ func TestHeadConcurrentWriters(t *testing.T) {
 		t.Fatalf("kept %d bytes (truncated %v), want 1000 of x, y, z", len(got), h.Truncated())
 	}
 }
+
+// TestHeadBufferNeverPastMax: however the writes are cut, the kept buffer
+// grows to max bytes at the most (a doubling append could reach nearly
+// twice that), so what a big output costs does not depend on how the
+// pipe's reads fell.
+func TestHeadBufferNeverPastMax(t *testing.T) {
+	const max = 1<<20 + 3
+	for _, chunk := range []int{1, 7, 4096, 65536, 700_001} {
+		h := NewHead(max)
+		p := make([]byte, chunk)
+		for written := 0; written < 3*max; written += chunk {
+			h.Write(p)
+		}
+		if len(h.buf) != max || cap(h.buf) > max || !h.Truncated() {
+			t.Errorf("chunks of %d: kept %d bytes in a buffer of %d (max %d), truncated %v", chunk, len(h.buf), cap(h.buf), max, h.Truncated())
+		}
+	}
+}
