@@ -23,7 +23,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # cache keys hold the directory). The go env file's flags (go env GOFLAGS) are kept.
 export GOFLAGS := $(strip $(filter-out -trimpath,$(shell $(GO) env GOFLAGS 2>/dev/null)) -trimpath)
 
-.PHONY: test-variants race-tests beside-race-tests examples-built flows-built cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: test-variants race-tests beside-race-tests race-staticcheck examples-built flows-built cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -39,10 +39,23 @@ test: fmt-check tidy-check test-variants test-tools graphviz vet
 	@$(MAKE) --no-print-directory -j2 --output-sync=target race-tests beside-race-tests
 
 # beside-race-tests: the second job of make test's -j2 run, its targets one after another.
+# Its staticcheck is race-staticcheck, and it comes last, when the race tests have compiled (most
+# of) their packages: see race-staticcheck.
 beside-race-tests:
 	@$(MAKE) --no-print-directory build && $(MAKE) --no-print-directory cross-others && \
-	  $(MAKE) --no-print-directory staticcheck && \
-	  $(MAKE) --no-print-directory examples-built && $(MAKE) --no-print-directory flows-built
+	  $(MAKE) --no-print-directory examples-built && $(MAKE) --no-print-directory flows-built && \
+	  $(MAKE) --no-print-directory race-staticcheck
+
+# race-staticcheck: make staticcheck with the race tests' build settings (-race, their cgo setting
+# and -gcflags), given to the go list it runs through staticcheck's -matrix (staticcheck itself is
+# built as make staticcheck builds it). staticcheck reads every package's export data, test packages
+# included: make staticcheck compiles each test package once more without -race for it (make vet
+# compiles the non-test packages but not those), where this reads what the race tests compiled
+# (and compiles, for them, what they have not yet). What it analyses differs only in the files
+# with a race build constraint: it checks the race twins (pkg/agent/faults_race_test.go,
+# pkg/trace/race_on_test.go) in place of the !race ones, which make vet checks.
+race-staticcheck:
+	echo 'race: CGO_ENABLED=$(RACE_CGO) -race $(RACE_GCFLAGS)' | CGO_ENABLED=0 $(GO) run $(STATICCHECK) -matrix ./...
 
 ## test-tools: the Debian packages the tests check outputs with (lcov's genhtml, xmllint), installed when missing and apt-get can run.
 test-tools:
@@ -91,7 +104,10 @@ unit: graphviz vet race-tests
 # and the race detector's reports use the symbol table), which the compiles and the links spent on.
 RACE_FIRST := ./cmd ./internal/testing/conformance/gen ./pkg/host ./pkg/agent ./internal/childproc \
 	./pkg/trace ./pkg/flowtest ./pkg/lsp ./internal/jsoncost ./internal/yamlfast
-RACE_FLAGS := -vet=off -gcflags=all=-dwarf=false -ldflags=-w
+RACE_GCFLAGS := -gcflags=all=-dwarf=false
+RACE_FLAGS := -vet=off $(RACE_GCFLAGS) -ldflags=-w
+# RACE_CGO: the cgo setting go test -race builds with (go env's, which a recipe's CGO_ENABLED=0 does not change).
+RACE_CGO = $(shell $(GO) env CGO_ENABLED)
 race-tests:
 	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -trimpath $(RACE_FLAGS) -count=1 -timeout 30m $(RACE_FIRST) ./...
 
