@@ -221,7 +221,7 @@ func (p *parser) node(line, col int) *yaml.Node {
 		if p.later {
 			p.fail(LaterOver)
 		}
-		panic(&Over{Line: line + 1, Col: col + 1, Max: p.maxNodes})
+		panic(&Over{Line: line + 1, Col: col + 1})
 	}
 	if p.count {
 		return &p.scratch // counted, never kept: no field of it is read

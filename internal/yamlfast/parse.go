@@ -10,8 +10,8 @@ import (
 )
 
 // Over is where a document passes the node limit of ParseWithin: the
-// 1-based line and column of the first node past Max.
-type Over struct{ Line, Col, Max int }
+// 1-based line and column of the first node past it.
+type Over struct{ Line, Col int }
 
 // ParseWithin parses data, one YAML document, into the node tree yaml.v3's
 // Decoder gives (comments left out), building at most max nodes (no limit

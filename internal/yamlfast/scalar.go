@@ -113,7 +113,7 @@ func (p *parser) quoted(indent int) (*yaml.Node, bool) {
 	if n := p.quotedOneLine(q, style, line, col); n != nil {
 		return n, false
 	}
-	s := quotedScan{p: p, i: p.pos + 1, b: p.buf[:0], q: q, single: q == '\''}
+	s := quotedScan{p: p, i: p.pos + 1, b: p.buf[:0], single: q == '\''}
 	for {
 		s.lineStart()
 		s.leadingBlanks = false
@@ -156,7 +156,6 @@ type quotedScan struct {
 	p             *parser
 	i             int
 	b             []byte
-	q             byte
 	single, multi bool
 	leadingBlanks bool
 }

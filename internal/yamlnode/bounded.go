@@ -26,14 +26,6 @@ func overFile(line, col, max int) *SizeError {
 	return &SizeError{Line: line, Col: col, Msg: TreeNodesMsg("file", max, "split it into smaller files")}
 }
 
-// Refused reports whether err refuses a file for its size (a *SizeError
-// or a *Declined) rather than for YAML that does not parse.
-func Refused(err error) bool {
-	var s *SizeError
-	var d *Declined
-	return errors.As(err, &s) || errors.As(err, &d)
-}
-
 // UnmarshalPlain is yaml.Unmarshal into a node tree within MaxTreeNodes,
 // for files read as yaml.v3 reads them (`\/` refused): past the limit a
 // *SizeError, a large file only yaml.v3 parses a *Declined.

@@ -23,8 +23,7 @@ const submitDirPrefix = "kitsoki-submit-"
 // the plain-text path applies. Everything lives in a temporary directory
 // removed after the call.
 type claudeSubmit struct {
-	dir    string
-	remove func() // deletes dir
+	remove func() // deletes the directory
 	out    string
 	args   []string
 }
@@ -41,7 +40,7 @@ func (t *claudeCLITransport) prepareSubmit(req *AskRequest) *claudeSubmit {
 		t.log.Debug("claude submit: no temp dir; plain-text path", slog.String("error", err.Error()))
 		return nil
 	}
-	s := &claudeSubmit{dir: dir, remove: remove, out: filepath.Join(dir, "submission.json")}
+	s := &claudeSubmit{remove: remove, out: filepath.Join(dir, "submission.json")}
 	schemaPath := filepath.Join(dir, "schema.json")
 	cfgPath := filepath.Join(dir, "mcp.json")
 	args := append(append([]string{}, t.submit[1:]...), "--schema", schemaPath, "--out", s.out)

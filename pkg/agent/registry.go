@@ -64,7 +64,6 @@ type RegistryOptions struct {
 // registry serves one session; it is safe for concurrent Dispatch calls.
 type Registry struct {
 	appID    string
-	dir      string
 	decls    map[string]*story.AgentPlugin
 	sink     Sink
 	log      *slog.Logger
@@ -109,7 +108,6 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 	}
 	r := &Registry{
 		appID:      opts.AppID,
-		dir:        opts.StoryDir,
 		decls:      decls,
 		sink:       opts.Sink,
 		log:        log,

@@ -21,7 +21,7 @@ func RegistryCaller(reg *agent.Registry, sink engine.Sink) engine.AgentCaller {
 		if err != nil {
 			return nil, err
 		}
-		return &engine.AgentAnswer{Submission: res.Submission, Value: res.Value, Meta: res.Meta, CallID: res.CallID, Duration: res.Duration, Alias: res.Alias}, nil
+		return &engine.AgentAnswer{Submission: res.Submission, Value: res.Value, Meta: res.Meta, CallID: res.CallID, Alias: res.Alias}, nil
 	})
 }
 

@@ -36,10 +36,9 @@ type AgentAnswer struct {
 	// engine never decodes an answer again; pkg/agent's Result.Value says
 	// its form): a JSON value with int and float64 numbers, the text when
 	// the submission is not one JSON value, nil for none or null.
-	Value    any
-	Meta     map[string]any
-	CallID   string
-	Duration time.Duration
+	Value  any
+	Meta   map[string]any
+	CallID string
 	// Alias is the plugin alias that served the call (a pre-dispatch hook
 	// may have rerouted it); "" = the call's Alias.
 	Alias string

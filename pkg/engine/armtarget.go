@@ -26,7 +26,7 @@ import (
 // receiver alike): it rests there as on an unknown flow start
 // (conformance mutate-template-target-unknown, hop-template-target-unknown).
 func (r *runner) armTarget(ctx context.Context, owner *State, arm *Transition, hop bool) (target, error) {
-	res, err := r.resolveTarget(ctx, owner, "", arm.Target, hop)
+	res, err := r.resolveTarget(owner, "", arm.Target, hop)
 	if u, ok := r.unknownTarget(err); ok && arm.Target != nil && arm.Target.templated() {
 		return u, nil
 	}
@@ -64,7 +64,7 @@ func (t *text) renderHop(env map[string]any) (string, error) {
 // `@exit:` and "." included; the caller drops a target that fails.
 func (r *runner) completionDest(ctx context.Context, t *text, origin string) (target, error) {
 	if !t.templated() && !strings.HasPrefix(t.src, "..") {
-		return r.resolveTarget(ctx, nil, "", t, false)
+		return r.resolveTarget(nil, "", t, false)
 	}
 	base, climbs := origin, 0
 	for rest := t.src; strings.HasPrefix(rest, "../"); rest = rest[3:] {

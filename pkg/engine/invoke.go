@@ -28,7 +28,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		return nil, err
 	}
 	if e.Background && hookErr == nil {
-		return nil, r.submit(ctx, e, args, rc, promptErr)
+		return nil, r.submit(e, args, rc, promptErr)
 	}
 	start := time.Now()
 	var (

@@ -161,7 +161,7 @@ func jobID(t time.Time, seq int) string {
 // the job id bound, scheduler.submitted written, a notification posted.
 // With a virtual clock the handler runs now, its answer applied once the
 // clock passes its delay; with the wall clock it runs on a goroutine.
-func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) error {
+func (r *runner) submit(e *Effect, args map[string]any, rc *RenderedCall, promptErr error) error {
 	s := r.jobs
 	s.mu.Lock()
 	seq := len(s.jobs) + 1

@@ -96,7 +96,7 @@ func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall, nes
 	rd, err = r.dispatchCalls(ctx, calls)
 	r.t.tentative = prev
 	if err == nil && rd != nil {
-		res, rerr := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner, nested), rd.e.OnError, nil, false)
+		res, rerr := r.resolveTarget(r.dispatchBase(rd.e.owner, nested), rd.e.OnError, nil, false)
 		if _, _, enc := r.encodedLanding(rerr); !enc && (rerr != nil || res.stay) {
 			r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found: the calls' results are dropped, as upstream", rd.e.OnError), Error: rd.err})
 			r.t.dropped = r.droppedWrites(pre.world)

@@ -122,7 +122,7 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	}
 	// the target is looked up as written: a {{ }} in it is never rendered,
 	// so it names no state (conformance on-error-template-literal)
-	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner, len(c.nested) > 0), rd.e.OnError, nil, false)
+	res, err := r.resolveTarget(r.dispatchBase(rd.e.owner, len(c.nested) > 0), rd.e.OnError, nil, false)
 	if path, root, ok := r.encodedLanding(err); ok {
 		return r.takeEncoded(ctx, path, root, rd, st, c)
 	}

@@ -31,7 +31,7 @@ func (t target) describe() string {
 
 // resolveTarget resolves a literal target string (lit) or a compiled
 // (possibly templated) one relative to the declaring state.
-func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t *text, hop bool) (target, error) {
+func (r *runner) resolveTarget(owner *State, lit string, t *text, hop bool) (target, error) {
 	s := lit
 	if t != nil {
 		render := t.render

@@ -106,7 +106,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if err := r.emit(KindTurnStart, map[string]any{"kind": "timeout", "source": from, "turn": r.turn}); err != nil {
 		return t, err
 	}
-	res, err := r.resolveTarget(ctx, tm.owner, "", tm.owner.Timeout.Target, false)
+	res, err := r.resolveTarget(tm.owner, "", tm.owner.Timeout.Target, false)
 	if err != nil {
 		return r.failTurn(t, from, sv, fmt.Errorf("%s: state %q: timeout.target: %w", tm.owner.Timeout.Pos, tm.owner.Path, err), nil)
 	}

@@ -75,7 +75,7 @@ func (o RunOptions) matrix(v *Validation, cas *agent.Cassette, compiler *schema.
 
 // job is one candidate × example × repeat.
 type job struct {
-	idx, cand, ex, rep int
+	cand, ex, rep int
 }
 
 // Run measures every candidate of a validated dataset and returns the
@@ -194,7 +194,7 @@ func (r *evalRun) planJobs() {
 			for ci := range r.specs {
 				idx := jobIndex(ci, ei, rep, nex, repeat)
 				if r.opts.Shards == 0 || shardOf(idx, r.opts.Shards) == r.opts.Shard {
-					r.jobs = append(r.jobs, job{idx: idx, cand: ci, ex: ei, rep: rep})
+					r.jobs = append(r.jobs, job{cand: ci, ex: ei, rep: rep})
 				}
 			}
 		}

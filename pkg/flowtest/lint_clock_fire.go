@@ -52,7 +52,7 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 		return rest{}, false
 	}
 	if r.since+t.AdvanceClock < d {
-		return l.clockWaits(t, r, after, d)
+		return l.clockWaits(t, r, after)
 	}
 	tt := strings.TrimSpace(tm.Target)
 	if engine.DeadTimeoutTarget(tt) {
@@ -168,7 +168,7 @@ func isNumber(v any) bool {
 // advance_clock 6d then 6d fires; 6d, an intent, then 6d does not; 5m
 // stays, and a later 11d fires). An expect_state naming another state is
 // warned.
-func (l *fixtureLint) clockWaits(t *Turn, r rest, after string, d time.Duration) (rest, bool) {
+func (l *fixtureLint) clockWaits(t *Turn, r rest, after string) (rest, bool) {
 	s, since, moved := r.at, r.since+t.AdvanceClock, movedBy(t, r)
 	if t.ExpectState != nil && *t.ExpectState != s.Path && l.ix.hasState(*t.ExpectState) {
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock by %s at %q (where %s), short of that state's timeout.after (%s): the timeout does not fire and it stays at %q; the assertion fails on both engines; expect_state: %s, a longer advance_clock, or fix the turns before it",

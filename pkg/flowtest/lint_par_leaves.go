@@ -205,7 +205,7 @@ func (l *fixtureLint) regionMoved(t *Turn, r rest, leaf, n *story.State, a *stor
 		return rest{}
 	}
 	if l.ix.literalTarget(n, a) == p {
-		return l.rootWritten(t, r, leaf, n, a)
+		return l.rootWritten(t, r, n, a)
 	}
 	to, ok := l.regionStep(reg, leaf, n, a)
 	if !ok {

@@ -61,7 +61,7 @@ func (ix *storyIndex) heldOpen(next rest) rest {
 // conformance par-transition-view-root, lint-par-untyped), when the arm
 // only sets, increments or says, emits nothing, and every state inside
 // enters and exits the same way; the zero rest otherwise.
-func (l *fixtureLint) rootWritten(t *Turn, r rest, leaf, n *story.State, a *story.Transition) rest {
+func (l *fixtureLint) rootWritten(t *Turn, r rest, n *story.State, a *story.Transition) rest {
 	ix, p := l.ix, r.in
 	if !allEffects(a.Effects, plainEffect) || len(armEmits(a)) > 0 || !allEffects(p.OnExit(), parQuiet) ||
 		slices.ContainsFunc(p.Children, func(reg *story.State) bool { return !regionQuiet(ix, reg) }) {

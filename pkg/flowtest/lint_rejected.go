@@ -42,7 +42,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 	l.beforeTurn(t)
 	l.landBetween(t)
 	l.walked, l.advanced = false, false
-	r := l.restAt(t)
+	r := l.restAt()
 	l.startReplay(t, r, l.replayPre(r, pre)) // the engine's machine beside the walk (lint_par_replay.go)
 	jr := l.firstRest(t, r)                  // judged there, not followed from there
 	arc, warned := l.judge(t, jr)

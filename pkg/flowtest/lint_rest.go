@@ -126,7 +126,7 @@ func (l *fixtureLint) rootRest() rest {
 // in a story whose
 // background job's on_complete may move the machine between turns on the
 // orchestrator path (the legacy path runs no job).
-func (l *fixtureLint) restAt(t *Turn) rest {
+func (l *fixtureLint) restAt() rest {
 	if l.jobMayLand() || (l.rest.at == nil && l.rest.exit == "" && l.rest.in == nil) {
 		return rest{}
 	}

@@ -98,12 +98,12 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	ro := o.Runner
 	ro.Jobs = 1
 	d := &draft{file: file, app: run.Story, facts: facts}
-	ro.observe = func(turn int, state string, world map[string]any, jobs []engine.JobInfo) {
+	ro.observe = func(_ int, state string, world map[string]any, jobs []engine.JobInfo) {
 		ids := map[string]bool{}
 		for _, j := range jobs {
 			ids[j.ID] = true
 		}
-		d.seen = append(d.seen, observed{turn: turn, state: state, world: jsonWorld(world), jobIDs: ids})
+		d.seen = append(d.seen, observed{state: state, world: jsonWorld(world), jobIDs: ids})
 	}
 	d.runner = NewRunner(ro)
 	ld, err := d.runner.Story(run.Story)
@@ -252,7 +252,6 @@ var unsaved = map[string]bool{story.WorldSessionID: true}
 
 // observed is the rig's state and world after a turn (-1: before the first).
 type observed struct {
-	turn  int
 	state string
 	world map[string]any
 	// jobIDs are the ids of the jobs the rig's session submitted so far

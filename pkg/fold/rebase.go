@@ -28,14 +28,14 @@ func (rw *rewriter) rebaseWith(m map[string]any) {
 		}
 		// Once absolute, only a swap above can change it.
 		for x := rw.m; x.im != nil && (x.swap || !filepath.IsAbs(v)); x = x.parent {
-			v = x.rebase(key, v)
+			v = x.rebase(v)
 		}
 		m[key] = v
 	}
 }
 
 // rebase is v as level x's rebase leaves it.
-func (x *node) rebase(key, v string) string {
+func (x *node) rebase(v string) string {
 	abs := v
 	if !filepath.IsAbs(v) {
 		abs = filepath.Join(x.orig.Dir, v)

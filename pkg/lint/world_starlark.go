@@ -67,13 +67,13 @@ type starWalk struct {
 // load()s bind (to a module and the name it exports), and the parameter
 // names of each def that hold ctx.
 type starFile struct {
-	abs, name, by string // by: what loads it ("" for the script run)
-	f             *syntax.File
-	depth         int
-	defs          map[string]*syntax.DefStmt
-	loads         map[string][2]string
-	ctx           map[*syntax.DefStmt]map[string]bool
-	world         map[*syntax.DefStmt]map[string]bool // parameters handed ctx.world
+	name, by string // by: what loads it ("" for the script run)
+	f        *syntax.File
+	depth    int
+	defs     map[string]*syntax.DefStmt
+	loads    map[string][2]string
+	ctx      map[*syntax.DefStmt]map[string]bool
+	world    map[*syntax.DefStmt]map[string]bool // parameters handed ctx.world
 }
 
 type starDef struct {
@@ -99,7 +99,7 @@ func (sw *starWalk) file(abs, by string, depth int) *starFile {
 	if err != nil {
 		return nil
 	}
-	sf := &starFile{abs: abs, name: sw.wk.c.topPath(abs), by: by, f: f, depth: depth,
+	sf := &starFile{name: sw.wk.c.topPath(abs), by: by, f: f, depth: depth,
 		defs: map[string]*syntax.DefStmt{}, loads: map[string][2]string{}, ctx: map[*syntax.DefStmt]map[string]bool{}, world: map[*syntax.DefStmt]map[string]bool{}}
 	for _, st := range f.Stmts {
 		switch st := st.(type) {

@@ -177,7 +177,7 @@ func budgetAll(byID []*phase, states []*story.State) {
 // bind builds one graph entry's substitution: id (the graph key), every key
 // the entry gives, and the defaults of the declared parameters; required ones checked.
 func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where string, ps *problems) *binding {
-	b := &binding{id: id, params: map[string]any{"id": id}, next: node.Next, probs: ps, where: where}
+	b := &binding{params: map[string]any{"id": id}, next: node.Next, probs: ps, where: where}
 	ok := true
 	for _, name := range slices.Sorted(maps.Keys(tpl.Parameters)) {
 		pp := tpl.Parameters[name]

@@ -22,7 +22,7 @@ func FuzzText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string, key bool) {
 		mk := func() *binding {
-			return &binding{id: "a", params: map[string]any{"id": "a", "title": "T", "n": 4, "budget": 2},
+			return &binding{params: map[string]any{"id": "a", "title": "T", "n": 4, "budget": 2},
 				next: map[string]any{"go": "b"}, probs: &problems{}, where: `phases.graph["a"]`}
 		}
 		b1, b2 := mk(), mk()

@@ -10,7 +10,6 @@ import (
 
 // binding is what one phases.graph entry substitutes into its template.
 type binding struct {
-	id     string
 	params map[string]any // every name {name} / tpl.name may use
 	next   any            // the entry's next: as written
 	probs  *problems

@@ -41,7 +41,6 @@ type hostTracker struct {
 // them still waiting for the other half of a harness.called /
 // harness.dispatched pair (returned ones are skipped lazily).
 type hostQueue struct {
-	ns                         string
 	calls                      []*hostPending
 	needCalled, needDispatched []*hostPending
 	heap                       int // index in hostTracker.heads, -1 when it has no calls
@@ -49,7 +48,7 @@ type hostQueue struct {
 
 type hostPending struct {
 	HostCall
-	called, dispatched, done bool
+	called, done bool
 }
 
 // observe feeds one harness.* event; it returns a call that the event
@@ -70,7 +69,7 @@ func (t *hostTracker) observe(ev *Event) *HostCall {
 	case "harness.called", "harness.dispatched":
 		called := ev.Kind == "harness.called"
 		if q == nil {
-			q = &hostQueue{ns: ns, heap: -1}
+			q = &hostQueue{heap: -1}
 			t.open[ns] = q
 		}
 		if called { // the other half of a dispatched+called pair
@@ -78,12 +77,11 @@ func (t *hostTracker) observe(ev *Event) *HostCall {
 				p.called = true
 				return nil
 			}
-		} else if p := popHalf(&q.needDispatched); p != nil {
-			p.dispatched = true
+		} else if popHalf(&q.needDispatched) != nil {
 			return nil
 		}
 		p := &hostPending{HostCall: HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, StartLine: ev.Line},
-			called: called, dispatched: !called}
+			called: called}
 		q.calls = append(q.calls, p)
 		if called {
 			q.needDispatched = append(q.needDispatched, p)

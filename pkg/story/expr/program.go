@@ -83,9 +83,8 @@ func compileWith(src string, guard bool) (*vm.Program, error) {
 
 // Program is a compiled, whitelisted expr-lang expression, safe for concurrent use.
 type Program struct {
-	src   string
-	guard bool
-	prog  *vm.Program
+	src  string
+	prog *vm.Program
 	// need: the roots the program names (allRoots: it reads $env, so every root).
 	need     []string
 	allRoots bool
@@ -137,7 +136,7 @@ func compile(src string, guard bool) (p *Program, err error) {
 		}
 		return nil, e
 	}
-	p = &Program{src: src, guard: guard, prog: prog}
+	p = &Program{src: src, prog: prog}
 	p.need, p.allRoots = usedRoots(prog.Node())
 	p.sized = hasSizedCall(prog.Node())
 	return p, nil
