@@ -24,7 +24,7 @@ func TestLintCassetteWithinTheNodeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b = append(b, "\npad: ["+strings.Repeat("1,", 2*yamlnode.MaxTreeNodes)+"1]\n"...)
+	b = append(b, "\npad: ["+strings.Repeat("1,", yamlnode.MaxTreeNodes)+"1]\n"...)
 	if err := os.WriteFile(c, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ states:
   done: {terminal: true}
 `}
 	}
-	turns := "test_kind: flow\ninitial_state: lobby\nturns:\n" + strings.Repeat("  - intent: {name: go}\n", 50)
+	turns := "test_kind: flow\ninitial_state: lobby\nturns:\n" + strings.Repeat("  - intent: {name: go}\n", 5)
 	small := "[" + strings.Repeat("1, ", 10) + "1]"
 	large := "[" + strings.Repeat("1, ", 20000) + "1]"
 	for _, c := range []struct {

@@ -14,31 +14,49 @@ import (
 
 // TestLintSettleWalksBounded: the settle walks of a story's fixtures
 // share one step budget. Each story's every turn is followed within the
-// walk's own caps (31 landings an advance, a few hops): a chain of jobs
-// each entering a state of many on_enter entries, a chain of jobs moving
-// between the leaves of deep state trees, a large world copied at every
-// turn, a large value set at every landing. Past the budget no turn is
-// followed any more: the first fixture's wrong expect_state is still
-// found, the last one's is not (without the budget it is, every fixture
-// spending as much as the first), and the steps spent stop within one
-// step of the budget.
+// walk's own caps (up to 31 landings an advance, a few hops): a chain of
+// jobs each entering a state of many on_enter entries, a chain of jobs
+// moving between the leaves of deep state trees, a large world copied at
+// every turn, a large value set at every landing. Each is charged for
+// what its walk touches: one fixture spends at least floor steps (an
+// entry, a node of the value, a world key, a level of the tree, once a
+// turn or a landing), so a walk the budget left uncharged would fail
+// here. Past the budget no turn is followed any more: the first
+// fixture's wrong expect_state is still found, the last one's is not
+// (without the budget it is, every fixture spending as much as the
+// first), and the steps spent stop within one step of the budget.
+//
+// The bound is proved on small stories against a budget lowered to two
+// and a half fixtures' spend; TestLintSettleStepsBudget holds the
+// product's budget.
 func TestLintSettleWalksBounded(t *testing.T) {
+	const turns = 3 // go turns a fixture takes, each landing the whole chain
 	for _, tc := range []struct {
 		name, story, wrong string
+		floor              int64 // steps one fixture must spend on the costly part
 		step               int64 // the largest step the story charges
 	}{
-		{"entries", jobChain(31, strings.Repeat("      - set: {x: 1}\n", 200), ""), "j1", 64},
-		{"big value", jobChain(31, "      - set: {x: ["+strings.Repeat("1,", 2000)+"1]}\n", ""), "j1", 4100},
-		{"large world", jobChain(3, "", worldDecls(5000)), "j1", 5100},
-		{"deep trees", deepChain(90, 31), strings.TrimSuffix(strings.Repeat("c1.", 90), "."), 182},
+		// 31 landings a turn, each entering a state of 40 set: entries;
+		// the largest step: a post-bind round's look at all 41 entries
+		{"entries", jobChain(31, strings.Repeat("      - set: {x: 1}\n", 40), ""), "j1", turns * 31 * 40, 41},
+		// 8 landings a turn, each setting a list of 501 items; the
+		// largest step: the set's event, the list and a few nodes more
+		{"big value", jobChain(8, "      - set: {x: ["+strings.Repeat("1,", 500)+"1]}\n", ""), "j1", turns * 8 * 501, 501 + 8},
+		// a world of 1,000 declared keys, copied at every turn; the
+		// largest step: a turn's start copying it, the built-in keys too
+		{"large world", jobChain(3, "", worldDecls(1000)), "j1", turns * 1000, 1000 + 16},
+		// 8 landings a turn between leaves 90 levels deep, each move
+		// climbing out of one leaf and into the next (the largest step)
+		{"deep trees", deepChain(90, 8), strings.TrimSuffix(strings.Repeat("c1.", 90), "."), turns * 8 * 2 * 90, 2*90 + 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			st := loadStory(t, tc.story)
-			const fixtures, turns = 6, 20
+			const fixtures = 6
 			fxs := chainFixtures(t, fixtures, turns, tc.wrong)
 			per := lintStateWithin(st, fxs[:1], judgeVisitBytes, settleSteps).steps.spent
-			if per < 100_000 {
-				t.Fatalf("one fixture spends %d steps: want a costly story", per)
+			if per < tc.floor {
+				t.Fatalf("one fixture spends %d steps: want at least %d, its walks' costly part", per, tc.floor)
 			}
 			budget := per*2 + per/2
 			l := lintStateWithin(st, fxs, judgeVisitBytes, budget)
