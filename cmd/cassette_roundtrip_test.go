@@ -17,6 +17,7 @@ import (
 // submission binds the same value, for every JSON kind (numbers, true,
 // false, null, text that looks like JSON, objects, arrays).
 func TestCassetteRoundTripEveryJSONKind(t *testing.T) {
+	t.Parallel() // in process, its own plugin subprocesses and temp dirs
 	storytest.NeedGo(t)
 	echo := echoAgent(t)
 	for _, c := range []struct{ name, answer, schema string }{
@@ -34,6 +35,7 @@ func TestCassetteRoundTripEveryJSONKind(t *testing.T) {
 		{"array", `[1,"x",false]`, `{"type":"array"}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			tmp := t.TempDir()
 			dir := storytest.TempTree(t, map[string]string{
 				"app.yaml": fmt.Sprintf(`app: { id: roundtrip, version: 0.1.0 }

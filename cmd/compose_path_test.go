@@ -90,6 +90,7 @@ type onePathOutcome struct {
 // command sends. A command building its registry or hooks by hand would
 // miss the profile.
 func TestOneCompositionRoot(t *testing.T) {
+	t.Parallel() // in process and its own subprocesses, each row in its own temp dir
 	storytest.NeedGo(t)
 	echo := echoAgent(t)
 	commands := []struct {

@@ -22,6 +22,7 @@ import (
 // interrupted and how many calls had finished, no report file (not even
 // a temporary one), and the plugin process is gone.
 func TestEvalRunInterruptWritesNothing(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dir
 	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
 	plugin := buildTestBinary(t, "kitsoki/internal/testing/evalplugins/evalplugin")

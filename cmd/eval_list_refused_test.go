@@ -15,6 +15,7 @@ import (
 // exits 1 as upstream's does (it stops there); an empty dataset, which
 // upstream lists invalid, leaves the exit status 0.
 func TestEvalListRefusedDatasetExits1(t *testing.T) {
+	t.Parallel() // in process, its own temp dirs
 	for _, c := range []struct {
 		name, text string
 		code       int

@@ -16,6 +16,7 @@ import (
 // and eval check went from passing to two selection-evidence errors.
 // A second replay, with latest.json now a replay's, replaces it.
 func TestEvalRunReplayKeepsLiveEvidence(t *testing.T) {
+	t.Parallel() // in process, its own temp dirs
 	dir := t.TempDir()
 	storytest.CopyTree(t, evCorpus, dir)
 	storytest.WriteTree(t, dir, map[string]string{"cassette.yaml": evCassetteOnlyCassette})

@@ -83,6 +83,7 @@ models:
 }
 
 func TestFetchModelsCommand(t *testing.T) {
+	t.Parallel() // in process, its own server and cache dirs
 	overlay, requests := fetchFixture(t)
 	cache := t.TempDir()
 	common := []string{"--pins", overlay, "--cache-dir", cache}

@@ -25,6 +25,7 @@ import (
 // resume command, and running that command again resumes (only the rest
 // is sent) and verifies.
 func TestFetchOnTerminalProgressAndCtrlC(t *testing.T) {
+	t.Parallel() // only its own subprocesses, terminal and servers
 	bin := buildKitsokiUnlessShort(t)
 	data := bytes.Repeat([]byte("kitsoki-weights."), 512<<10) // 8 MiB
 	var requests atomic.Int32

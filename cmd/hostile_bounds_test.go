@@ -15,6 +15,7 @@ import (
 // twenty-fifth of it; pkg/story/expr's TestGuardLimitsRefuseBeforeParsing
 // compiles the million-parenthesis guard itself.
 func TestValidateHugeGuardRefusedBeforeParsing(t *testing.T) {
+	t.Parallel() // in process, its own temp dir
 	guard := strings.Repeat("(", 100_000) + "true" + strings.Repeat(")", 100_000)
 	dir := writeStory(t, "app:\n  id: g\n  version: 0.1.0\n  title: G\nintents:\n  go:\n    title: Go\n    description: go\n    examples: [\"go\"]\nroot: a\nstates:\n  a:\n    view: \"A\"\n    on:\n      go:\n        - target: b\n          when: \""+guard+"\"\n  b:\n    view: \"B\"\n")
 	code, out, errOut := runCmd(t, "validate", filepath.Join(dir, "app.yaml"))

@@ -17,6 +17,7 @@ import (
 // every tool, calls each one and reads structuredContent. With the raw
 // files published, listTools throws "can't resolve reference".
 func TestMCPServeWithTypeScriptSDKClient(t *testing.T) {
+	t.Parallel() // only its own subprocesses, servers and temp dirs
 	if testing.Short() {
 		t.Skip("builds the kitsoki binary and runs node")
 	}

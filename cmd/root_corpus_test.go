@@ -18,6 +18,7 @@ import (
 // fixture the existing engine passes passes here). A marker above the
 // tree still decides.
 func TestCorpusCopyWithoutMarker(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	bin := buildKitsokiUnlessShort(t)
 	src := storytest.Corpus(t, "")
 	dir := filepath.Join(t.TempDir(), "corpus")

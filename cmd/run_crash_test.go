@@ -24,6 +24,7 @@ import (
 // behind must verify, or be rejected only for a torn last line with the
 // documented message: no other corruption.
 func TestRunSIGKILLLeavesAReadableTracePrefix(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dir
 	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
 	dir := t.TempDir()

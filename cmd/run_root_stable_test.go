@@ -19,6 +19,7 @@ import (
 // run's .kitsoki/ made the story's own directory the root and the second
 // run and the test refused ../sub_story as leaving it.
 func TestRunTraceKeepsProjectRoot(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	bin := buildKitsokiUnlessShort(t)
 	repo := filepath.Join(t.TempDir(), "repo")
 	storytest.CopyTree(t, storytest.Corpus(t, "imports_smoke"), repo)

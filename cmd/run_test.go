@@ -43,6 +43,7 @@ func countKinds(evs []trace.Event) map[string]int {
 // TestRunExamples runs every example end to end through the CLI, reads each
 // trace back with the strict reader and checks what it recorded.
 func TestRunExamples(t *testing.T) {
+	t.Parallel() // in process, each run with its own trace; the examples are only read
 	storytest.NeedGo(t)
 	ex := filepath.Join("..", "examples")
 	cases := []struct {

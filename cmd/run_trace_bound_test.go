@@ -36,6 +36,7 @@ states:
 // bound and the fix; its trace ends with a line saying it was cut and
 // still reads. With no bound the same run ends.
 func TestRunTraceBound(t *testing.T) {
+	t.Parallel() // in process, its own temp dirs
 	dir := writeStory(t, growStory)
 	args := func(tr string, extra ...string) []string {
 		a := []string{"run", dir, "--trace", tr}
@@ -80,6 +81,7 @@ func TestRunTraceBound(t *testing.T) {
 // kitsoki test: the fixture whose trace passes --trace-max-mib cannot go
 // on (exit 2), at the turn, naming the bound and the flag.
 func TestTestTraceBound(t *testing.T) {
+	t.Parallel() // in process, its own temp dirs
 	dir := writeStory(t, growStory)
 	fixture := "test_kind: flow\napp: ../app.yaml\ninitial_state: a\nturns:\n" + strings.Repeat("  - intent: {name: go}\n", 12)
 	if err := os.MkdirAll(filepath.Join(dir, "flows"), 0o755); err != nil {

@@ -54,13 +54,20 @@ func readFile(t *testing.T, p string) []byte {
 
 // Sharded runs' JSON profiles merge to the profile of one unsharded run,
 // byte for byte, in every format; lcov's genhtml accepts the unsharded
-// LCOV profile.
+// LCOV profile, and the unsharded Cobertura XML parses. The unsharded
+// runs take their format from the extension (.json, .info) and from
+// --cover-format (cobertura); the merges from the extension.
 func TestCoverShardsMergeByteForByte(t *testing.T) {
 	out := inCorpus(t)
 	for _, ext := range []string{"json", "info", "xml"} {
-		mustRun(t, "test", "./...", "-j", "2", "--coverprofile", filepath.Join(out, "full."+ext))
+		args := []string{"test", "./...", "-j", "2", "--coverprofile", filepath.Join(out, "full."+ext)}
+		if ext == "xml" {
+			args = append(args, "--cover-format", "cobertura")
+		}
+		mustRun(t, args...)
 	}
 	t.Run("genhtml", func(t *testing.T) { checkGenhtml(t, filepath.Join(out, "full.info")) })
+	t.Run("cobertura", func(t *testing.T) { checkCobertura(t, filepath.Join(out, "full.xml")) })
 	var shards []string
 	for _, s := range []string{"1/3", "2/3", "3/3"} {
 		p := filepath.Join(out, "shard"+s[:1]+".json")
@@ -101,12 +108,10 @@ func checkGenhtml(t *testing.T, info string) {
 	}
 }
 
-// The Cobertura XML parses (encoding/xml, and xmllint where installed)
-// and names the corpus files with their line counts.
-func TestCoverCoberturaParses(t *testing.T) {
-	out := inCorpus(t)
-	p := filepath.Join(out, "cobertura.xml")
-	mustRun(t, "test", "./...", "-j", "2", "--coverprofile", p, "--cover-format", "cobertura")
+// checkCobertura: the Cobertura XML profile p of the corpus parses
+// (encoding/xml, and xmllint where installed) and names the corpus files
+// with their line counts.
+func checkCobertura(t *testing.T, p string) {
 	var doc struct {
 		LinesValid int `xml:"lines-valid,attr"`
 		Packages   []struct {

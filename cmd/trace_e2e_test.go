@@ -113,6 +113,7 @@ func trStates(t *testing.T, p string) []string {
 // the same states and the same world, and its agent calls come from the
 // cassette's episodes.
 func TestTraceToCassetteReplaysRun(t *testing.T) {
+	t.Parallel() // in process, its own traces; the example is only read
 	storytest.NeedGo(t)
 	tmp := t.TempDir()
 	live := trRunJSON(t, "../examples/ci-triage", "--trace", filepath.Join(tmp, "live.jsonl"))
