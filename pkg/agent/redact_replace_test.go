@@ -25,14 +25,14 @@ func FuzzReplaceAsReplacer(f *testing.F) {
 // holds one is masked whole.
 func TestMaskBigAnswerWithoutCopy(t *testing.T) {
 	rd := redactorOf([]string{"sk-secret-0123456789"})
-	answer := strings.Repeat("big answer ", 8<<20/11)
+	answer := strings.Repeat("big answer ", 1<<20/11)
 	var got any
 	spent := allocs.During(func() { got = rd.value(map[string]any{"text": answer, "list": []any{answer}}) })
 	if got.(map[string]any)["text"] != answer {
 		t.Fatal("the answer changed")
 	}
 	t.Logf("masking an %d-byte answer twice: allocated %d", len(answer), spent)
-	if spent > 1<<20 {
+	if spent > 64<<10 {
 		t.Errorf("masking an %d-byte answer without a secret allocated %d bytes", len(answer), spent)
 	}
 	if got := rd.String(answer + "sk-secret-0123456789" + answer[:5]); got != answer+Redacted+answer[:5] {

@@ -156,7 +156,7 @@ func TestStarlarkReadsCharged(t *testing.T) {
 	})
 	// Filling the default 1 GiB took 35s under -race (8s of it the reads,
 	// the rest the world list, 16 bytes an element) and over a minute, the
-	// call's hang guard, on a loaded machine: the scripts fill a 64 MiB
+	// call's hang guard, on a loaded machine: the scripts fill a 16 MiB
 	// budget instead (the same charging), and the default is checked on
 	// the budget itself.
 	var m memBudget
@@ -168,15 +168,15 @@ func TestStarlarkReadsCharged(t *testing.T) {
 	if err := m.charge(bigValue); err == nil || !strings.Contains(err.Error(), "more than 1073741824 bytes of large values") {
 		t.Fatalf("past the default budget: %v", err)
 	}
-	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, bigBytes: 64 << 20})
-	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "reads.star"}, "reads.star", "more than 67108864 bytes of large values")
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, bigBytes: 16 << 20})
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "reads.star"}, "reads.star", "more than 16777216 bytes of large values")
 	env := starEnv(dir)
 	big := make([]any, 200_000)
 	for i := range big {
 		big[i] = "x"
 	}
 	env.World = map[string]any{"big": big}
-	wantDomainErr(t, h, env, map[string]any{"script": "world.star"}, "world.star", "more than 67108864 bytes of large values")
+	wantDomainErr(t, h, env, map[string]any{"script": "world.star"}, "world.star", "more than 16777216 bytes of large values")
 }
 
 // TestStarlarkSharedValueConverted: a value that holds one list twice, 16

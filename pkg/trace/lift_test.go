@@ -52,11 +52,12 @@ func TestLiftStopsAtACycle(t *testing.T) {
 	}
 }
 
-// Appending the events that carry a 16 MiB answer allocates a small part
-// of it: the answer is hashed and written to its blob from where it
-// lies, never marshalled (that took some six times its size per copy).
+// Appending the events that carry a 4 MiB answer (16 times blobThreshold)
+// allocates a small part of it: the answer is hashed and written to its
+// blob from where it lies, never marshalled (that took some six times its
+// size per copy).
 func TestAppendBigAnswerAllocates(t *testing.T) {
-	answer := spillText("big answer ", 16<<20)
+	answer := spillText("big answer ", 16*blobThreshold)
 	w, err := CreateWith(filepath.Join(t.TempDir(), "run.jsonl"), Header{}, Options{Sync: SyncNever})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"kitsoki/internal/testing/allocs"
 )
 
-// TestSpillBoundsMemory: moving a 2 MiB answer (eight times blobThreshold;
+// TestSpillBoundsMemory: moving a 512 KiB answer (twice blobThreshold;
 // held twice, as a harness.returned event holds submission and stdout) to
 // its blob file allocates a small part of the payload: the answer is
 // hashed and written from where it lies in the payload. An answer JSON
@@ -30,8 +30,8 @@ func TestSpillBoundsMemory(t *testing.T) {
 		answer string
 		most   float64 // bytes allocated per payload byte
 	}{
-		{"plain", spillText("big answer ", 2<<20), 0.125},
-		{"escaped", spillText("a \"quoted\"\\answer\n", 2<<20), 1.25},
+		{"plain", spillText("big answer ", 2*blobThreshold), 0.125},
+		{"escaped", spillText("a \"quoted\"\\answer\n", 2*blobThreshold), 1.25},
 	} {
 		payload, err := preparePayload(map[string]any{"data": map[string]any{"ok": true, "stdout": tc.answer, "submission": map[string]any{"text": tc.answer}}})
 		if err != nil {

@@ -15,8 +15,8 @@ import (
 func TestStatsNamesBounded(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"kind":"session.header","schema_version":1}` + "\n")
-	const n = 3 * maxStatsNames
-	pad := strings.Repeat("k", 1000)
+	const n = maxStatsNames + 100
+	pad := strings.Repeat("k", maxStatsNameBytes+44) // every kind clipped
 	for i := range n {
 		fmt.Fprintf(&b, `{"turn":1,"seq":%d,"kind":"x.%d.%s","call_id":"c%d","payload":{"agent":"a%d"}}`+"\n", 2*i, i, pad, i, i)
 		fmt.Fprintf(&b, `{"turn":1,"seq":%d,"kind":"agent.call.error","call_id":"c%d","payload":{"agent":"a%d","error":{"kind":"k%d","message":"m"}}}`+"\n", 2*i+1, i, i, i)
