@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -131,17 +130,10 @@ func checkSessionsDir(dir string) error {
 	if err != nil {
 		return nil
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil
-	}
 	rootDir, _ := story.ProjectRoot(wd)
 	r := safefile.NewRoot(rootDir)
 	defer r.Close()
-	if _, in := r.Rel(abs); !in {
-		return nil
-	}
-	if _, err := r.Stat(abs); !errors.Is(err, safefile.ErrOutsideRoot) {
+	if !linksOut(r, dir) {
 		return nil
 	}
 	return usagef("%s: the sessions directory goes through a symlink leading out of the project root %s; no trace outside the root is listed or read: remove the link, pass a trace file by its path, or name the directory itself with --sessions-dir", termsafe.Line(dir), termsafe.Line(r.Dir()))
