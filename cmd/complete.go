@@ -84,7 +84,7 @@ func completeSessions(c *cobra.Command, _ []string, prefix string) ([]string, co
 	if fl := c.Flags().Lookup("sessions-dir"); fl != nil {
 		dir = fl.Value.String()
 	}
-	if _, err := os.Stat(dir); err != nil {
+	if _, err := os.Stat(dir); err != nil || checkSessionsDir(dir) != nil {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
 	files, err := trace.ListTraces(dir, nil)

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
 
@@ -56,6 +58,11 @@ func (in *traceInput) Close() {
 // openTrace resolves and opens a PATH argument. When the path was looked up
 // by id or substring, "# <path>" goes to stderr.
 func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error) {
+	if _, err := os.Stat(arg); err != nil && arg != "-" && !strings.ContainsAny(arg, "/"+string(os.PathSeparator)) {
+		if err := checkSessionsDir(o.sessionsDir); err != nil {
+			return nil, err // an id or substring, looked up there
+		}
+	}
 	p, resolved, err := trace.Resolve(arg, o.sessionsDir)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -109,4 +116,25 @@ func paint(on bool, cat trace.Category, s string) string {
 		return s
 	}
 	return code + s + "\x1b[0m"
+}
+
+// checkSessionsDir refuses a sessions directory inside the working
+// directory's project root that a symbolic link leads out of (a
+// checkout's .kitsoki linked to a home directory's): listed through the
+// link, the traces there (names, sizes, app ids) were shown and one
+// looked up by id was read. The refusal is the same whether the link's
+// target exists or not; a directory outside the project named with
+// --sessions-dir is the operator's and is read.
+func checkSessionsDir(dir string) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	rootDir, _ := story.ProjectRoot(wd)
+	r := safefile.NewRoot(rootDir)
+	defer r.Close()
+	if !linksOut(r, dir) {
+		return nil
+	}
+	return usagef("%s: the sessions directory goes through a symlink leading out of the project root %s; no trace outside the root is listed or read: remove the link, pass a trace file by its path, or name the directory itself with --sessions-dir", termsafe.Line(dir), termsafe.Line(r.Dir()))
 }

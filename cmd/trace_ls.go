@@ -24,6 +24,9 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 		Example: "  kitsoki trace ls\n  kitsoki trace ls --json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := checkSessionsDir(o.sessionsDir); err != nil {
+				return err
+			}
 			list, err := trace.ListTraces(o.sessionsDir, warnLine(c.ErrOrStderr()))
 			if err != nil {
 				return usagef("%v", err)

@@ -34,14 +34,31 @@ func UpstreamGlob(app string) string {
 }
 
 // localGlob is <app dir>/name/*.yaml, else ./name/*.yaml, whichever
-// directory exists first, else fallback.
+// directory exists first (dirThere), else fallback.
 func localGlob(app, name, fallback string) string {
 	for _, dir := range []string{filepath.Join(filepath.Dir(app), name), name} {
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		if dirThere(dir) {
 			return filepath.Join(story.QuoteGlob(dir), "*.yaml")
 		}
 	}
 	return fallback
+}
+
+// dirThere says dir is a directory, looked at through the project root
+// above it: a symbolic link on the way leading out of that root counts as
+// there whether its target exists or not, so the listing that follows
+// refuses it by name (flow-outside-root) and what is reported tells
+// nothing of what lies outside the project.
+func dirThere(dir string) bool {
+	abs := absOf(dir)
+	root, _ := story.ProjectRoot(filepath.Dir(abs))
+	r := safefile.NewRoot(root)
+	defer r.Close()
+	st, err := r.Stat(abs)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return true
+	}
+	return err == nil && st.IsDir()
 }
 
 // DiscoverUnder reads the fixture files of each story matching glob

@@ -1,6 +1,7 @@
 package story
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -93,8 +94,8 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 		}
 		if repo != "" {
 			path = filepath.Join(repo, "stories", name, StoryFile)
-		} else if root, ok := Above(st.Dir, isKitsokiRoot); ok && fileExists(filepath.Join(root, "stories", name, StoryFile)) {
-			path = filepath.Join(root, "stories", name, StoryFile)
+		} else if lib, ok := libraryStory(st, name); ok {
+			path = lib
 		} else {
 			// Upstream falls back to the story library embedded in its binary,
 			// which this toolchain does not carry: the child cannot be checked.
@@ -122,17 +123,47 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 	return filepath.Clean(abs), display, true
 }
 
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
+// libraryStory is stories/NAME/app.yaml of the kitsoki checkout nearest
+// at or above st.Dir (a .kitsoki-root marker, or the go.mod of module
+// kitsoki), when that checkout holds it. Inside the story's project root
+// the repository wrote every name: the marker is looked at by name, go.mod
+// read through the root, and the child found through it, a symbolic link
+// leading out counting as there (the read that follows refuses it), so
+// what is reported is the same whatever lies behind such a link. Above
+// the root, the operator's own checkout is looked at as it is.
+func libraryStory(st *Story, name string) (string, bool) {
+	for d := range Ancestors(st.Dir) {
+		if !isKitsokiRoot(st.root, d) {
+			continue
+		}
+		p := filepath.Join(d, "stories", name, StoryFile)
+		if _, in := st.root.Rel(p); !in {
+			fi, err := os.Stat(p)
+			return p, err == nil && !fi.IsDir()
+		}
+		fi, err := st.root.Stat(p)
+		return p, errors.Is(err, safefile.ErrOutsideRoot) || (err == nil && !fi.IsDir())
+	}
+	return "", false
 }
 
-// isKitsokiRoot says d holds .kitsoki-root or the go.mod of module kitsoki.
-func isKitsokiRoot(d string) bool {
-	if _, err := os.Stat(filepath.Join(d, ".kitsoki-root")); err == nil {
-		return true
+// isKitsokiRoot says d holds .kitsoki-root or the go.mod of module kitsoki;
+// inside root, the marker by its name and go.mod through the root.
+func isKitsokiRoot(root *safefile.Root, d string) bool {
+	marker, gomod := filepath.Join(d, ".kitsoki-root"), filepath.Join(d, "go.mod")
+	var data []byte
+	var err error
+	if _, in := root.Rel(d); in {
+		if _, err := os.Lstat(marker); err == nil {
+			return true
+		}
+		data, err = root.ReadFile(gomod, safefile.Story)
+	} else {
+		if _, err := os.Stat(marker); err == nil {
+			return true
+		}
+		data, err = safefile.ReadFile(gomod, safefile.Story)
 	}
-	data, err := safefile.ReadFile(filepath.Join(d, "go.mod"), safefile.Story)
 	if err != nil {
 		return false
 	}
