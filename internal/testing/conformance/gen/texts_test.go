@@ -15,22 +15,28 @@ import (
 // returns, conjuncts, Unicode 16/17 wide runes written as literal UTF-8
 // (never yaml.v3's \U escape), U+FE0F, escape sequences and `??` without
 // spaces; the stories still load and run on our engine.
+//
+// n is per kind: a view story holds many texts, so each promised value is
+// drawn in a good share of view stories and a dozen stories all lacking
+// one is unlikely; the other kinds write few texts a story and draw some
+// values only now and then, so they keep the larger batch.
 func TestWideTextStoriesRun(t *testing.T) {
 	t.Parallel()
 	wide := textOpts{wide: true, unspaced: true}
 	for _, k := range []struct {
 		kind  string
+		n     int
 		write func(string, int, uint64) error
 		want  []string
 	}{
-		{"view", func(d string, n int, s uint64) error { return writeViewText(d, n, s, false, wide) }, []string{`\r`, "\U0001FAC8", "क्षि", `\e[31m`, "\ufe0f", "??\"d\"", "\t??\t"}},
-		{"tmpl", func(d string, n int, s uint64) error { return writeTmplText(d, n, s, false, false, wide) }, []string{`\r`, "क्षि", "??\"d\"", "?? "}},
-		{"agent", func(d string, n int, s uint64) error { return writeAgentText(d, n, s, false, wide) }, []string{`\r`, "\U0001FAC8"}},
-		{"flow", func(d string, n int, s uint64) error { return write(d, n, s, genOpts{text: wide}) }, []string{`\r`, "क्षि"}},
+		{"view", 12, func(d string, n int, s uint64) error { return writeViewText(d, n, s, false, wide) }, []string{`\r`, "\U0001FAC8", "क्षि", `\e[31m`, "\ufe0f", "??\"d\"", "\t??\t"}},
+		{"tmpl", 30, func(d string, n int, s uint64) error { return writeTmplText(d, n, s, false, false, wide) }, []string{`\r`, "क्षि", "??\"d\"", "?? "}},
+		{"agent", 30, func(d string, n int, s uint64) error { return writeAgentText(d, n, s, false, wide) }, []string{`\r`, "\U0001FAC8"}},
+		{"flow", 30, func(d string, n int, s uint64) error { return write(d, n, s, genOpts{text: wide}) }, []string{`\r`, "क्षि"}},
 	} {
 		t.Run(k.kind, func(t *testing.T) {
 			t.Parallel()
-			const n = 30
+			n := k.n
 			dir := writeSeeded(t, k.write, n, 1010000, "000/app.yaml", "001/app.yaml")
 			assertDrawn(t, dir, k.want)
 			assertNoAstralEscape(t, dir)
@@ -40,20 +46,24 @@ func TestWideTextStoriesRun(t *testing.T) {
 }
 
 // Without the flags none of the new values is drawn: the pools grow only
-// when asked, so every seed's stories stay the same bytes.
+// when asked, so every seed's stories stay the same bytes. With the flags
+// many stories of each kind hold one of these values (view stories all of
+// them, template stories the fewest), so a kind whose pools grew unasked
+// would show one somewhere in n stories of it.
 func TestTextFlagsDrawNothingUnasked(t *testing.T) {
 	t.Parallel()
+	const n = 15
 	dir := t.TempDir()
-	if err := writeView(filepath.Join(dir, "v"), 40, 1010000, false); err != nil {
+	if err := writeView(filepath.Join(dir, "v"), n, 1010000, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeTmpl(filepath.Join(dir, "t"), 40, 1010000, false, true); err != nil {
+	if err := writeTmpl(filepath.Join(dir, "t"), n, 1010000, false, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeAgent(filepath.Join(dir, "a"), 40, 1010000, false); err != nil {
+	if err := writeAgent(filepath.Join(dir, "a"), n, 1010000, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := write(filepath.Join(dir, "f"), 40, 1010000, genOpts{}); err != nil {
+	if err := write(filepath.Join(dir, "f"), n, 1010000, genOpts{}); err != nil {
 		t.Fatal(err)
 	}
 	all := readTree(t, dir)
