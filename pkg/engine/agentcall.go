@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -58,6 +59,25 @@ type AgentCallerFunc func(ctx context.Context, call AgentCall) (*AgentAnswer, er
 // CallAgent calls f.
 func (f AgentCallerFunc) CallAgent(ctx context.Context, call AgentCall) (*AgentAnswer, error) {
 	return f(ctx, call)
+}
+
+// NoAgentLayer is an AgentCaller that stands for no agent layer at all
+// (upstream's flow rig, which registers no host.agent.<verb> handler): a
+// call fails with Unregistered's error before its prompt is looked at, as
+// upstream never renders the prompt of a call it has no handler for
+// (conformance prompt-unopenable-inline).
+type NoAgentLayer interface {
+	AgentCaller
+	Unregistered(verb string) error
+}
+
+// unregistered is the failure of an agent call when the agent layer is a
+// NoAgentLayer.
+func unregistered(a AgentCaller, invoke string) error {
+	if na, ok := a.(NoAgentLayer); ok {
+		return na.Unregistered(strings.TrimPrefix(invoke, "host.agent."))
+	}
+	return nil
 }
 
 // CallSummary is one agent or host call in the run summary.

@@ -137,6 +137,9 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 	if err != nil {
 		return nil, "", err
 	}
+	if err := unregistered(r.so.Agents, e.Invoke); err != nil {
+		return nil, "", err
+	}
 	if rc == nil {
 		return nil, "", fmt.Errorf("%s: the call was not rendered", e.Invoke)
 	}

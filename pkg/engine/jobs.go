@@ -309,6 +309,9 @@ func (r *runner) prepareLive(e *Effect, args map[string]any, rc *RenderedCall, p
 		return func(ctx context.Context) (hostAnswer, error) { return callHandler(ctx, h, e.Invoke, op, args, env) }
 	}
 	if isAgentHandler(e.Invoke) {
+		if err := unregistered(r.so.Agents, e.Invoke); err != nil {
+			return failing(err)
+		}
 		if r.so.Agents == nil || rc == nil || promptErr != nil {
 			return failing(cmp.Or(promptErr, errors.New("no agent layer configured for this run")))
 		}

@@ -22,7 +22,19 @@ func promptRoots(dir string, l *expr.PongoLoader) []string {
 			roots = append(roots, abs)
 		}
 	}
-	return append(roots, l.Roots()...)
+	// each once: the story directory is also one of the loader's, and
+	// the refusal lists them
+	seen := map[string]bool{}
+	for _, r := range roots {
+		seen[r] = true
+	}
+	for _, r := range l.Roots() {
+		if !seen[r] {
+			seen[r] = true
+			roots = append(roots, r)
+		}
+	}
+	return roots
 }
 
 // confine refuses a prompt file outside the story's roots (an absolute

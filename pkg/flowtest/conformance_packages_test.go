@@ -114,6 +114,12 @@ func TestConformanceGoldensHost(t *testing.T) {
 			t.Errorf("the claude stand-in ran %d times, want 2 (host.agent.ask in none-ask and new-ask)", n)
 		}
 	})
+	t.Run("prompt-unopenable-inline", func(t *testing.T) {
+		// no claude on PATH: the real agents fail as upstream's did,
+		// after the prompt is read as inline text (README.md there)
+		t.Setenv("PATH", t.TempDir())
+		conformance.Check(t, filepath.Join(root, "prompt-unopenable-inline"), "", flowtest.Options{})
+	})
 	t.Run("host-bindings-no-claude", func(t *testing.T) {
 		// no claude on PATH: the real agents fail as upstream's did
 		t.Setenv("PATH", t.TempDir())

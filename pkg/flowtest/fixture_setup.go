@@ -362,12 +362,23 @@ func servePrefixAgentVerbs(reg *host.Registry) {
 // kitsoki run --cassette plays those.
 func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), error) {
 	if fr.legacy || len(fr.fx.HostBindings) == 0 {
-		return engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
-			return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
-		}), func() {}, nil
+		return noAgentHandlers{}, func() {}, nil
 	}
 	// a cassette's miss falls back to the real agent (realHandler)
 	return fr.realAgents(sink)
+}
+
+// noAgentHandlers is upstream's flow rig without host_bindings: no
+// host.agent.<verb> handler is registered, so an agent call no stub or
+// cassette episode answers fails before its prompt is read.
+type noAgentHandlers struct{}
+
+func (noAgentHandlers) CallAgent(_ context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
+	return nil, noAgentHandlers{}.Unregistered(c.Verb)
+}
+
+func (noAgentHandlers) Unregistered(verb string) error {
+	return fmt.Errorf("host: no handler registered for %q", "host.agent."+verb)
 }
 
 var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}

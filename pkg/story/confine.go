@@ -295,9 +295,13 @@ func (st *Story) PromptRoots() []string {
 }
 
 // Confined reports whether the absolute path p lies inside one of roots
-// both as written and with symlinks resolved (a missing p where it would
-// be: its deepest existing directory resolved, so the answer for a path
-// under a directory link leading out does not tell whether it exists).
+// both as written and with symlinks resolved. A p that does not resolve
+// (missing, a name over the system's limit, a file used as a directory, a
+// NUL byte, a link loop) is judged where it would be: its deepest
+// resolving directory, links followed, with the rest as written, so the
+// answer for a path under a directory link leading out does not tell
+// whether it exists, and a path that merely cannot be opened is not
+// called outside.
 func Confined(p string, roots []string) bool {
 	if !filepath.IsAbs(p) {
 		return false
@@ -306,7 +310,7 @@ func Confined(p string, roots []string) bool {
 	real := p
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		real = r
-	} else if !os.IsNotExist(err) || linkLeadsOut(p, roots) {
+	} else if linkLeadsOut(p, roots) {
 		return false
 	} else {
 		real = whereMissing(p)

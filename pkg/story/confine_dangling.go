@@ -32,7 +32,9 @@ func linkLeadsOut(p string, roots []string) bool {
 		}
 		p = filepath.Clean(t)
 	}
-	return true
+	// a chain longer than the kernel follows, every link inside a root:
+	// no lookup gets through it, nothing outside is reached
+	return false
 }
 
 // whereMissing is where the missing path p would be: the deepest part of
