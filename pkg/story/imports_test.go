@@ -202,3 +202,21 @@ func TestChildPluginsDecodedStrictly(t *testing.T) {
 		}
 	}
 }
+
+// The same holds for an included file's agent_plugins:, which upstream
+// drops after decoding it strictly (conformance child-plugins-decoded).
+func TestIncludedPluginsDecodedStrictly(t *testing.T) {
+	for decl, refused := range map[string]bool{
+		"agent.x: {plugin: bogus, bogus: 1}":                     true,
+		"agent.x: {plugin: subprocess, command: x, args: \"x\"}": true,
+		"agent.x: {plugin: bogus}":                               false,
+		"x: {plugin: subprocess}":                                false,
+	} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", "app: {id: p}\nroot: s\ninclude: [rooms/*.yaml]\nstates:\n  s: {}\n")
+		write(t, dir, "rooms/x.yaml", "agent_plugins:\n  "+decl+"\n")
+		if _, ds := Load(dir, Options{}); diag.HasErrors(ds) != refused {
+			t.Errorf("%s: refused=%v, want %v:\n%s", decl, diag.HasErrors(ds), refused, render(ds))
+		}
+	}
+}
