@@ -10,7 +10,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-var ruleTarget = &Rule{ID: "target", Severity: diag.Error, Summary: "transition, timeout and on_complete targets resolve (absolute, dotted, ../, ., @exit:)",
+var ruleTarget = &Rule{ID: "target", Severity: diag.Error, Summary: "transition, timeout and on_complete targets resolve (absolute, dotted, ../, ., @exit:); a proposal's on_complete target names a state from the top of the tree",
 	Example: "on:\n  go: [{target: nowhere}]"}
 
 var ruleExits = &Rule{ID: "exits", Severity: diag.Error, Summary: "@exit:<name> targets name an exit declared in exits:",
@@ -33,6 +33,9 @@ func checkTargets(c *checker) {
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
+		if e.Target() != "" && site.OnComplete && site.InProposal() {
+			c.checkProposalTarget(e, site)
+		}
 		if site.Template || site.State == nil {
 			return
 		}
@@ -150,4 +153,23 @@ func verbatimResolved(from *story.State, target string) string {
 // as written (story-runtime.md §1.6), so it names no state.
 func tagOnly(target string) bool {
 	return story.IsTemplated(target) && !story.TemplatedAt(story.FieldTarget, target)
+}
+
+// checkProposalTarget: upstream resolves a proposal's on_complete target
+// (at any depth, guarded or not) from the top of the tree, as written: no
+// trimming, and "." or "@exit:<name>" name no state there. A literal one
+// that names no state fails the load; a {{ }} target is not checked.
+func (c *checker) checkProposalTarget(e *story.Effect, site effSite) {
+	tg := e.Target()
+	if story.TemplatedAt(story.FieldTarget, tg) {
+		return
+	}
+	path, _ := story.ClimbPath("", tg)
+	if path != "" && path == strings.TrimSpace(path) && path != "." && !strings.HasPrefix(path, "@exit:") && !strings.HasPrefix(path, "..") {
+		var te *story.TargetError
+		if _, err := c.st.ResolveFrom("", path); err == nil || !errors.As(err, &te) || te.Msg != "" {
+			return
+		}
+	}
+	c.rep.ErrAt(e.PosOf("target"), site.Place(), ruleTarget, "%s: target %q (resolved: %q) does not exist; a proposal's on_complete target is read from the top of the tree, so write the full dotted path of a state (no \".\", no @exit:)", site.String(), tg, path)
 }

@@ -163,3 +163,60 @@ func TestChildNullDeclarationsWarn(t *testing.T) {
 		t.Errorf("on its own: want two errors, got:\n%s", render(ds))
 	}
 }
+
+// Upstream still decodes an imported story's agent_plugins: strictly: a key,
+// a type or a duplicate alias it cannot decode refuses the load, while what
+// only its validation would refuse (an unknown plugin, a bad alias prefix,
+// a missing command:, an unset ${VAR}) loads (conformance
+// child-plugins-decoded).
+func TestChildPluginsDecodedStrictly(t *testing.T) {
+	refused := map[string]string{
+		"unknown key": "agent.l: {plugin: builtin.local_llm, model: m, bogus: 1}",
+		"string list": "agent.l: {plugin: subprocess, command: x, args: \"x\"}",
+		"bool":        "agent.l: {plugin: builtin.local_llm, model: m, grammar: \"yes\"}",
+		"int":         "agent.l: {plugin: builtin.local_llm, model: m, port: \"x\"}",
+		"env list":    "agent.l: {plugin: subprocess, command: x, env: [a]}",
+		"scalar":      "agent.l: 5",
+		"duplicate":   "agent.l: {plugin: bogus}\n  agent.l: {plugin: bogus}",
+	}
+	loaded := map[string]string{
+		"plugin":  "agent.l: {plugin: bogus}",
+		"prefix":  "l: {plugin: builtin.local_llm, model: m}",
+		"command": "agent.l: {plugin: subprocess}",
+		"env":     "agent.l: {plugin: subprocess, command: x, env: {K: \"${KITSOKI_TEST_UNSET_VAR}\"}}",
+	}
+	for name, decl := range refused {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", "app: {id: p}\nroot: s\nimports:\n  kid: {source: ./kid}\nstates:\n  s: {}\n")
+		write(t, dir, "kid/app.yaml", "app: {id: k}\nroot: a\nagent_plugins:\n  "+decl+"\nstates: {a: {}}\n")
+		if _, ds := Load(dir, Options{}); !diag.HasErrors(ds) {
+			t.Errorf("%s: an undecodable child agent_plugins loads:\n%s", name, render(ds))
+		}
+	}
+	for name, decl := range loaded {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", "app: {id: p}\nroot: s\nimports:\n  kid: {source: ./kid}\nstates:\n  s: {}\n")
+		write(t, dir, "kid/app.yaml", "app: {id: k}\nroot: a\nagent_plugins:\n  "+decl+"\nstates: {a: {}}\n")
+		if _, ds := Load(dir, Options{}); diag.HasErrors(ds) || len(ds) == 0 {
+			t.Errorf("%s: want warnings only, got:\n%s", name, render(ds))
+		}
+	}
+}
+
+// The same holds for an included file's agent_plugins:, which upstream
+// drops after decoding it strictly (conformance child-plugins-decoded).
+func TestIncludedPluginsDecodedStrictly(t *testing.T) {
+	for decl, refused := range map[string]bool{
+		"agent.x: {plugin: bogus, bogus: 1}":                     true,
+		"agent.x: {plugin: subprocess, command: x, args: \"x\"}": true,
+		"agent.x: {plugin: bogus}":                               false,
+		"x: {plugin: subprocess}":                                false,
+	} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", "app: {id: p}\nroot: s\ninclude: [rooms/*.yaml]\nstates:\n  s: {}\n")
+		write(t, dir, "rooms/x.yaml", "agent_plugins:\n  "+decl+"\n")
+		if _, ds := Load(dir, Options{}); diag.HasErrors(ds) != refused {
+			t.Errorf("%s: refused=%v, want %v:\n%s", decl, diag.HasErrors(ds), refused, render(ds))
+		}
+	}
+}

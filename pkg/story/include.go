@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/diag"
 )
 
 // includeMerged are the top-level keys an included file contributes.
@@ -131,6 +132,14 @@ func (l *loader) mergeOne(st *Story, fd *fileDef, names *declared) {
 		if !includeMerged[k] {
 			l.rep.Warnf(fd.present[k], RuleInclude, "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
 		}
+	}
+	if fd.pluginsNode != nil {
+		// Upstream drops an included file's agent_plugins: unvalidated, after
+		// decoding it strictly: keep only what that decode refuses.
+		mark := len(l.rep.Diags)
+		l.resolvePlugins(&Story{AgentPlugins: map[string]*AgentPlugin{}}, fd)
+		kept := slices.DeleteFunc(l.rep.Diags[mark:], func(d diag.Diagnostic) bool { return !childPluginShape[d.Rule] })
+		l.rep.Diags = l.rep.Diags[:mark+len(kept)]
 	}
 	l.mergeDecls(st, fd, names, "")
 }

@@ -238,13 +238,23 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	l.resolvePlugins(st, fd)
 	l.resolveProviders(st)
 	if !top {
-		// Upstream never folds, so never validates, a child's plugins/providers.
-		l.rep.DemoteSince(mark, "ignored in an imported child: upstream does not fold its agent_plugins/providers")
+		// Upstream never folds, so never validates, a child's plugins/providers;
+		// it still decodes the child's agent_plugins strictly, so a key, type
+		// or duplicate it cannot decode fails the load there too.
+		for i := mark; i < len(l.rep.Diags); i++ {
+			if !childPluginShape[l.rep.Diags[i].Rule] {
+				diag.Demote(l.rep.Diags[i:i+1], "ignored in an imported child: upstream does not fold its agent_plugins/providers")
+			}
+		}
 	}
 	l.loadImports(st, abs, stack)
 	st.index()
 	return st
 }
+
+// childPluginShape holds the rules of what upstream's strict decode of an
+// imported child's agent_plugins: refuses.
+var childPluginShape = map[string]bool{RuleType.ID: true, RuleUnknownKey.ID: true, RuleDuplicateKey.ID: true}
 
 // yaml12Directive turns a leading "%YAML 1.2" directive, which upstream
 // accepts and yaml.v3 rejects, into a comment of the same length.
