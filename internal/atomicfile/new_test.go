@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -69,4 +71,71 @@ func atOnce(n int, write func(i int) error) []error {
 	close(start)
 	wg.Wait()
 	return errs
+}
+
+// withoutHardLinks makes WriteNew's link fail as it does on a file system
+// without hard links (FAT: EPERM) for the rest of the test, counting the
+// tries.
+func withoutHardLinks(t *testing.T) *atomic.Int32 {
+	var tries atomic.Int32
+	hardLink = func(oldname, newname string) error {
+		tries.Add(1)
+		return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EPERM}
+	}
+	t.Cleanup(func() { hardLink = os.Link })
+	return &tries
+}
+
+// Where the file system has no hard links, WriteNew claims the name
+// exclusively and renames its file over the claim: a new name is written
+// whole with its mode, a taken one is refused with fs.ErrExist and left
+// as it was, and no temporary file or empty claim is left either way.
+func TestWriteNewWithoutHardLinks(t *testing.T) {
+	tries := withoutHardLinks(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	if err := WriteNew(path, []byte("first"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if tries.Load() == 0 {
+		t.Fatal("WriteNew never tried the link: the path without hard links is not the one tested")
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o640 {
+		t.Fatalf("the new file: %v %v, want mode 0640", st, err)
+	}
+	if err := WriteNew(path, []byte("second"), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("second WriteNew: %v, want fs.ErrExist", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "first" {
+		t.Fatalf("after the refused write the file holds %q, want first", got)
+	}
+	assertNoTemp(t, dir)
+}
+
+// Racing writers of one new name without hard links: one wins, whole;
+// the others are told the name is taken, and none removes the winner's
+// claim or file.
+func TestWriteNewRaceWithoutHardLinks(t *testing.T) {
+	withoutHardLinks(t)
+	for round := range 20 {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "r.json")
+		errs := atOnce(8, func(i int) error { return WriteNew(path, fmt.Appendf(nil, "writer %d", i), 0o644) })
+		won := -1
+		for i, err := range errs {
+			switch {
+			case err == nil && won >= 0:
+				t.Fatalf("round %d: writers %d and %d both wrote %s", round, won, i, path)
+			case err == nil:
+				won = i
+			case !errors.Is(err, fs.ErrExist):
+				t.Fatalf("round %d: writer %d: %v, want fs.ErrExist", round, i, err)
+			}
+		}
+		if got, _ := os.ReadFile(path); won < 0 || string(got) != fmt.Sprintf("writer %d", won) {
+			t.Fatalf("round %d: file holds %q, want writer %d's bytes", round, got, won)
+		}
+		assertNoTemp(t, dir)
+	}
 }
