@@ -175,7 +175,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	}
 	defer tw.Close()
 	sink := compose.AgentSink(compose.TraceSink(tw))
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := mcpserve.Logger(stderr, slog.LevelWarn)
 	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Root: f.root, Sink: sink, CallTimeout: f.timeout,
 		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand(), MaxCalls: f.maxCalls, MaxSessions: f.maxSessions})
 	if err != nil {

@@ -18,10 +18,15 @@ import (
 // blocks until it is killed.
 const killHelperEnv = "ATOMICFILE_KILL_HELPER_TARGET"
 
+// killHelperEmptyEnv set makes that writer stop before it writes a byte.
+const killHelperEmptyEnv = "ATOMICFILE_KILL_HELPER_EMPTY"
+
 func TestMain(m *testing.M) {
 	if target := os.Getenv(killHelperEnv); target != "" {
 		_ = WriteFunc(target, 0o644, func(w io.Writer) error {
-			if _, err := w.Write(bytes.Repeat([]byte("new "), 1<<16)); err != nil {
+			if os.Getenv(killHelperEmptyEnv) != "" {
+				// killed before it wrote a byte: its temporary file empty
+			} else if _, err := w.Write(bytes.Repeat([]byte("new "), 1<<16)); err != nil {
 				return err
 			}
 			os.Stdout.WriteString("halfway\n")

@@ -22,10 +22,14 @@ func WriteNew(path string, data []byte, perm fs.FileMode) error {
 	return place(osFS{}, path, perm, writeData(data), linkNew)
 }
 
+// hardLink is os.Link. Only tests set it, to stand in for a file system
+// without hard links (EPERM), which no unprivileged test can mount.
+var hardLink = os.Link
+
 // linkNew gives tmp the name path when path does not exist yet; tmp is
 // left for the caller to remove.
 func linkNew(fsys fsys, tmp, path string) (tmpLeft bool, err error) {
-	err = os.Link(tmp, path)
+	err = hardLink(tmp, path)
 	if err == nil || errors.Is(err, fs.ErrExist) || !noHardLinks(err) {
 		return true, err
 	}

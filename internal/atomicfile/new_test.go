@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -31,6 +33,14 @@ func TestWriteNewRefusesAnExistingName(t *testing.T) {
 // Writers racing for one new name: exactly one wins, the others are told
 // the name is taken, and the file holds the winner's bytes whole.
 func TestWriteNewRaceHasOneWinner(t *testing.T) {
+	raceForOneName(t)
+}
+
+// raceForOneName has 8 writers race WriteNew for one new name in a new
+// directory: exactly one must win, the file holding its bytes whole, the
+// others told the name is taken, and no temporary file left.
+func raceForOneName(t *testing.T) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.json")
 	errs := atOnce(8, func(i int) error { return WriteNew(path, fmt.Appendf(nil, "writer %d", i), 0o644) })
@@ -69,4 +79,54 @@ func atOnce(n int, write func(i int) error) []error {
 	close(start)
 	wg.Wait()
 	return errs
+}
+
+// withoutHardLinks makes WriteNew's link fail as it does on a file system
+// without hard links (FAT: EPERM) for the rest of the test, counting the
+// tries.
+func withoutHardLinks(t *testing.T) *atomic.Int32 {
+	var tries atomic.Int32
+	hardLink = func(oldname, newname string) error {
+		tries.Add(1)
+		return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EPERM}
+	}
+	t.Cleanup(func() { hardLink = os.Link })
+	return &tries
+}
+
+// Where the file system has no hard links, WriteNew claims the name
+// exclusively and renames its file over the claim: a new name is written
+// whole with its mode, a taken one is refused with fs.ErrExist and left
+// as it was, and no temporary file or empty claim is left either way.
+func TestWriteNewWithoutHardLinks(t *testing.T) {
+	tries := withoutHardLinks(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	if err := WriteNew(path, []byte("first"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if tries.Load() == 0 {
+		t.Fatal("WriteNew never tried the link: the path without hard links is not the one tested")
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o640 {
+		t.Fatalf("the new file: %v %v, want mode 0640", st, err)
+	}
+	if err := WriteNew(path, []byte("second"), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("second WriteNew: %v, want fs.ErrExist", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "first" {
+		t.Fatalf("after the refused write the file holds %q, want first", got)
+	}
+	assertNoTemp(t, dir)
+}
+
+// Racing writers of one new name without hard links: one wins, whole;
+// the others are told the name is taken, and none removes the winner's
+// claim or file.
+func TestWriteNewRaceWithoutHardLinks(t *testing.T) {
+	withoutHardLinks(t)
+	for range 20 {
+		raceForOneName(t)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"kitsoki/internal/filelock"
 )
@@ -26,19 +27,30 @@ const sweepBatch = 1024
 // base that a dead writer left. Failures are ignored: a leftover is
 // litter, never a reason to fail the write that just succeeded.
 //
-// An empty one is kept: a writer locks its temporary file just after
-// creating it and writes only once it holds the lock, so a file with
-// bytes in it and a free lock is a dead writer's, while an empty one may
-// be a live writer's not locked yet (two writes of one target at once: a
-// sweep in that moment removed the other's file and failed its write).
+// An empty one is kept while it is young: a writer locks its temporary
+// file just after creating it and writes only once it holds the lock, so
+// a file with bytes in it and a free lock is a dead writer's, while an
+// empty one may be a live writer's not locked yet (two writes of one
+// target at once: a sweep in that moment removed the other's file and
+// failed its write). That moment is the one between two system calls, so
+// an empty file older than emptyStaleAge with a free lock is a dead
+// writer's too (killed before it wrote a byte), and goes.
 func sweepStale(fsys fsys, dir, base string) {
 	prefix := "." + base + ".tmp-"
-	sweepDead(fsys, dir, func(name string) bool { return strings.HasPrefix(name, prefix) }, &guard{ready: written})
+	sweepDead(fsys, dir, func(name string) bool { return strings.HasPrefix(name, prefix) }, &guard{ready: deadIfFree})
 }
 
-// written reports whether a temporary file has bytes in it: its writer
-// held the lock before writing them.
-func written(st os.FileInfo) bool { return st.Size() > 0 }
+// emptyStaleAge is how old an empty temporary file must be before a free
+// lock says its writer is dead: far past the moment between a writer's
+// create and lock, with room for a file server's clock ahead of ours.
+const emptyStaleAge = 10 * time.Minute
+
+// deadIfFree reports whether a temporary file whose lock is free is a
+// dead writer's: it has bytes in it (its writer held the lock before
+// writing them), or it is empty and older than emptyStaleAge.
+func deadIfFree(st os.FileInfo) bool {
+	return st.Size() > 0 || time.Since(st.ModTime()) > emptyStaleAge
+}
 
 // SweepDead removes from dir the regular files whose names match accepts
 // and whose lock ([filelock.Try]) no live process holds: the scratch files

@@ -10,19 +10,20 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // startHalfWriter starts the test binary as a writer of target that stops
-// halfway (killHelperEnv) and returns it once it is there, holding its
-// temporary file.
-func startHalfWriter(t *testing.T, target string) *exec.Cmd {
+// halfway (killHelperEnv; env adds to its environment) and returns it
+// once it is there, holding its temporary file.
+func startHalfWriter(t *testing.T, target string, env ...string) *exec.Cmd {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), killHelperEnv+"="+target)
+	cmd.Env = append(append(os.Environ(), killHelperEnv+"="+target), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -107,5 +108,52 @@ func TestNextWriteKeepsALiveWritersTemp(t *testing.T) {
 		if _, err := os.Lstat(p); err != nil {
 			t.Errorf("%s was removed: %v", filepath.Base(p), err)
 		}
+	}
+}
+
+// A writer killed before it wrote a byte leaves an empty temporary file
+// whose lock is free. The next writes keep it while it is young (a live
+// writer's temp is empty and unlocked for the moment between its create
+// and its lock), and remove it once older than emptyStaleAge; a live
+// writer's empty temp, however old, is kept, and writes of the target at
+// once all succeed meanwhile.
+func TestNextWriteRemovesAKilledWritersEmptyTempOnceOld(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "report.json")
+	killed := startHalfWriter(t, target, killHelperEmptyEnv+"=1")
+	dead := temps(t, dir)
+	startHalfWriter(t, target, killHelperEmptyEnv+"=1")
+	var live []string
+	for _, n := range temps(t, dir) {
+		if n != dead[0] {
+			live = append(live, n)
+		}
+	}
+	if len(dead) != 1 || len(live) != 1 {
+		t.Fatalf("temporary files: killed writer's %v, live writer's %v; want one each", dead, live)
+	}
+	if err := killed.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed.Wait()
+	for i, err := range atOnce(4, func(i int) error { return Write(target, []byte("new"), 0o644) }) {
+		if err != nil {
+			t.Fatalf("writer %d: %v", i, err)
+		}
+	}
+	if left := temps(t, dir); len(left) != 2 {
+		t.Fatalf("young empty temporary files were removed: %v left of %v and %v", left, dead, live)
+	}
+	old := time.Now().Add(-emptyStaleAge - time.Minute)
+	for _, n := range append(dead, live...) {
+		if err := os.Chtimes(filepath.Join(dir, n), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Write(target, []byte("newer"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if left := temps(t, dir); len(left) != 1 || left[0] != live[0] {
+		t.Errorf("temporary files left %v, want only the live writer's %v", left, live)
 	}
 }

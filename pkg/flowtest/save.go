@@ -114,10 +114,11 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	if err != nil {
 		return nil, err
 	}
+	var scratch *scratchFile
 	if cassette != nil {
 		// a scratch copy until the fixture passes, so a refused save
 		// leaves an existing cassette as it was
-		scratch, err := writeScratch(filepath.Dir(file), cassette)
+		scratch, err = writeScratch(filepath.Dir(file), cassette)
 		if err != nil {
 			return nil, fmt.Errorf("--save-fixture: %v", err)
 		}
@@ -129,16 +130,13 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	}
 	if cassette != nil {
 		d.sf.HostCassette = filepath.Base(saved.Cassette)
-		if err := atomicfile.Write(saved.Cassette, cassette, 0o644); err != nil {
-			return nil, fmt.Errorf("--save-fixture: %s: %v", saved.Cassette, atomicfile.Cause(err))
-		}
 	}
 	data, err := d.sf.marshal()
 	if err != nil {
 		return nil, fmt.Errorf("--save-fixture: %v", err)
 	}
-	if err := atomicfile.Write(file, data, 0o644); err != nil {
-		return nil, fmt.Errorf("--save-fixture: %s: %v", file, atomicfile.Cause(err))
+	if err := land(file, data, saved.Cassette, scratch); err != nil {
+		return nil, err
 	}
 	if pair := cassetteOf(file); cassette == nil {
 		if _, err := os.Lstat(pair); err == nil {
@@ -146,6 +144,45 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 		}
 	}
 	return saved, nil
+}
+
+// land writes the fixture data to file and, with a scratch cassette,
+// puts that in place as cassette: both land or neither does. Every byte
+// is on disk before either name changes (the scratch written and synced,
+// the fixture through a temporary file), so a full disk fails the fixture
+// write with the old fixture and cassette as they were; the scratch's
+// rename needs no space, and should it fail all the same, the fixture
+// written is taken back (the old one restored, or the new one removed).
+func land(file string, data []byte, cassette string, scratch *scratchFile) error {
+	var old []byte
+	if scratch != nil {
+		if err := scratch.ready(); err != nil {
+			return fmt.Errorf("--save-fixture: %s: %v", cassette, atomicfile.Cause(err))
+		}
+		if b, err := safefile.ReadFile(file, maxFixtureBytes); err == nil {
+			old = b
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("--save-fixture: %s: %v", file, atomicfile.Cause(err))
+		}
+	}
+	if err := atomicfile.Write(file, data, 0o644); err != nil {
+		return fmt.Errorf("--save-fixture: %s: %v; nothing saved, the files there are as they were", file, atomicfile.Cause(err))
+	}
+	if scratch == nil {
+		return nil
+	}
+	err := scratch.place(cassette)
+	if err == nil {
+		return nil
+	}
+	undo := os.Remove(file)
+	if old != nil {
+		undo = atomicfile.Write(file, old, 0o644)
+	}
+	if undo != nil {
+		return fmt.Errorf("--save-fixture: %s: %v; and %s, written before it, could not be taken back (%v): it names a cassette that is not the one it was saved with; save again", cassette, atomicfile.Cause(err), file, atomicfile.Cause(undo))
+	}
+	return fmt.Errorf("--save-fixture: %s: %v; nothing saved, the files there are as they were", cassette, atomicfile.Cause(err))
 }
 
 // cassetteOf is the host cassette a save writes beside file.

@@ -48,3 +48,21 @@ func (s *scratchFile) remove() {
 	s.Close()
 	os.Remove(s.Name())
 }
+
+// ready makes the scratch cassette what a saved one is: on disk and
+// readable as [atomicfile.Write] leaves a file (mode 0644).
+func (s *scratchFile) ready() error {
+	if err := s.Sync(); err != nil {
+		return err
+	}
+	return s.Chmod(0o644)
+}
+
+// place renames the scratch cassette to path, replacing what has that
+// name; it holds its lock until then where an open file can be renamed.
+func (s *scratchFile) place(path string) error {
+	if !filelock.RemovableWhileHeld {
+		s.Close()
+	}
+	return os.Rename(s.Name(), path)
+}

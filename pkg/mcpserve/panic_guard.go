@@ -73,10 +73,11 @@ func (s *Server) survive(where, what string) {
 	}
 }
 
-// logPanic logs the panic value p, caught in where, with its stack.
+// logPanic logs the panic value p, caught in where, with its stack
+// (which [Logger] writes as lines of their own).
 func (s *Server) logPanic(where, what string, p any) *panicked.Error {
 	pe := panicked.New(where, what, p)
 	pe.Report = panicReport
-	s.log.Error("kitsoki mcp serve: "+pe.Error(), slog.String("stack", string(pe.Stack)))
+	s.log.Error("kitsoki mcp serve: "+pe.Error(), slog.String(stackKey, string(pe.Stack)))
 	return pe
 }

@@ -79,3 +79,47 @@ func connectTransport(t *testing.T, s *Server, transport string) *mcp.ClientSess
 	t.Cleanup(func() { cs.Close() })
 	return cs
 }
+
+// kitsoki mcp serve's logger (Logger) writes a caught panic's stack as the
+// stack itself, a line of it a line under the record's one line, where
+// slog's text format put it all on that line with every newline escaped;
+// the client still gets the one-line error.
+func TestPanicStackIsLoggedLineByLine(t *testing.T) {
+	sink := agent.SinkFunc(func(ev agent.Event) error {
+		if ev.Kind == agent.EventCallStart {
+			panic("sink boom")
+		}
+		return nil
+	})
+	logs := &storytest.SyncBuffer{}
+	_, dir := writeStory(t, storyYAML(upstream(t)))
+	s, err := New(Options{StoryPath: dir, Sink: sink, Logger: Logger(logs, slog.LevelWarn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	cs := connectTransport(t, s, "stdio")
+	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "kitsoki_agent_remote_ask", Arguments: map[string]any{"prompt": "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "tool kitsoki_agent_remote_ask: the tool call panicked: sink boom (a kitsoki bug: please report it, with " + panicReport + ")"
+	if !r.IsError || callText(r) != want {
+		t.Fatalf("the client got %v %q, want the one-line error %q", r.IsError, callText(r), want)
+	}
+	lines := strings.Split(strings.TrimSuffix(logs.String(), "\n"), "\n")
+	if !strings.Contains(lines[0], "level=ERROR") || !strings.Contains(lines[0], want) || !strings.Contains(lines[0], "stack=below") {
+		t.Fatalf("the record's line: %q", lines[0])
+	}
+	var goroutine, frame bool
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(l, "    ") || strings.Contains(l, `\n`) {
+			t.Fatalf("a stack line is not indented on a line of its own: %q\n%s", l, logs)
+		}
+		goroutine = goroutine || strings.HasPrefix(l, "    goroutine ")
+		frame = frame || strings.Contains(l, "mcpserve.(*Server).logPanic")
+	}
+	if !goroutine || !frame {
+		t.Fatalf("the stack is not there line by line:\n%s", logs)
+	}
+}

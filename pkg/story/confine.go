@@ -22,7 +22,7 @@ import (
 // Every file the story names must lie inside it.
 func ProjectRoot(dir string) (root string, marked bool) {
 	dir = filepath.Clean(dir)
-	if d, ok := Above(dir, func(d string) bool { return hasGit(d) || HasKitsokiDir(d) }); ok {
+	if d, ok := Above(dir, marksProject); ok {
 		return d, true
 	}
 	return dir, false
@@ -164,8 +164,15 @@ func OutsideRootMessage(root *safefile.Root, what, written string, err error) st
 	if pe, ok := errors.AsType[*os.PathError](err); ok && pe.Op == "read" {
 		return fmt.Sprintf("%s %q goes through a symlink leading out of the project root %s; nothing outside the root is read: put the file itself there, or a link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 	}
+	if !marksProject(root.Dir()) {
+		return fmt.Sprintf("%s %q leaves the project root %s (no .git or .kitsoki/ above the story marks a project, so its own directory is the root); nothing outside the root is read: mark the directory that holds both as the project root, by creating .kitsoki/ in it (mkdir DIR/.kitsoki) or working inside a git repository that holds both, or pass --root DIR naming it, or move the file inside %s", what, written, root.Dir(), root.Dir())
+	}
 	return fmt.Sprintf("%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 }
+
+// marksProject reports whether dir holds .git or a .kitsoki/ that marks a
+// project: a root found, not the story's own directory taken for want of one.
+func marksProject(dir string) bool { return hasGit(dir) || HasKitsokiDir(dir) }
 
 // readIn returns the bytes of abs (an editor's buffer when Overlay holds
 // one), which must lie inside root through every symlink: ok is false when
