@@ -327,11 +327,19 @@ func kinds(evs []flowtest.ReportEvent, sorted bool) string {
 	return strings.Join(ks, " ")
 }
 
+// walkKinds are the event kinds a turn's walk reads.
+var walkKinds = map[string]bool{"machine.transition": true, "harness.dispatched": true, "harness.error": true, "machine.gate_decided": true}
+
 // walk is a turn's route: each transition (from, to, intent), dispatch
-// (namespace), harness error (phase) and gate decision, in order.
+// (namespace), harness error (phase) and gate decision, in order. Only
+// their payloads are decoded: a payload in a report is valid JSON (it was
+// decoded with the report, or encoded by it), and the rest are not read.
 func walk(evs []flowtest.ReportEvent) string {
 	var out []string
 	for _, e := range evs {
+		if !walkKinds[e.Kind] {
+			continue
+		}
 		var p map[string]any
 		if len(e.Payload) > 0 {
 			if err := json.Unmarshal(e.Payload, &p); err != nil {
