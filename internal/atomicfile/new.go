@@ -19,17 +19,19 @@ import (
 // the temporary file is renamed over that claim: a reader may then see
 // the empty file for that moment, never half of the data.
 func WriteNew(path string, data []byte, perm fs.FileMode) error {
-	return place(osFS{}, path, perm, writeData(data), linkNew)
+	return writeNew(osFS{}, path, data, perm)
 }
 
-// hardLink is os.Link. Only tests set it, to stand in for a file system
-// without hard links (EPERM), which no unprivileged test can mount.
-var hardLink = os.Link
+// writeNew is WriteNew on fsys (tests stand in for a file system without
+// hard links, which no unprivileged test can mount).
+func writeNew(fsys fsys, path string, data []byte, perm fs.FileMode) error {
+	return place(fsys, path, perm, writeData(data), linkNew)
+}
 
 // linkNew gives tmp the name path when path does not exist yet; tmp is
 // left for the caller to remove.
 func linkNew(fsys fsys, tmp, path string) (tmpLeft bool, err error) {
-	err = hardLink(tmp, path)
+	err = fsys.Link(tmp, path)
 	if err == nil || errors.Is(err, fs.ErrExist) || !noHardLinks(err) {
 		return true, err
 	}

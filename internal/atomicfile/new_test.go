@@ -33,17 +33,17 @@ func TestWriteNewRefusesAnExistingName(t *testing.T) {
 // Writers racing for one new name: exactly one wins, the others are told
 // the name is taken, and the file holds the winner's bytes whole.
 func TestWriteNewRaceHasOneWinner(t *testing.T) {
-	raceForOneName(t)
+	raceForOneName(t, osFS{})
 }
 
 // raceForOneName has 8 writers race WriteNew for one new name in a new
 // directory: exactly one must win, the file holding its bytes whole, the
 // others told the name is taken, and no temporary file left.
-func raceForOneName(t *testing.T) {
+func raceForOneName(t *testing.T, fsys fsys) {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.json")
-	errs := atOnce(8, func(i int) error { return WriteNew(path, fmt.Appendf(nil, "writer %d", i), 0o644) })
+	errs := atOnce(8, func(i int) error { return writeNew(fsys, path, fmt.Appendf(nil, "writer %d", i), 0o644) })
 	won := -1
 	for i, err := range errs {
 		switch {
@@ -81,17 +81,17 @@ func atOnce(n int, write func(i int) error) []error {
 	return errs
 }
 
-// withoutHardLinks makes WriteNew's link fail as it does on a file system
-// without hard links (FAT: EPERM) for the rest of the test, counting the
+// noHardLinksFS is the process's file system with the link failing as it
+// does on a file system without hard links (FAT: EPERM), counting the
 // tries.
-func withoutHardLinks(t *testing.T) *atomic.Int32 {
-	var tries atomic.Int32
-	hardLink = func(oldname, newname string) error {
-		tries.Add(1)
-		return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EPERM}
-	}
-	t.Cleanup(func() { hardLink = os.Link })
-	return &tries
+type noHardLinksFS struct {
+	osFS
+	tries *atomic.Int32
+}
+
+func (f noHardLinksFS) Link(oldname, newname string) error {
+	f.tries.Add(1)
+	return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EPERM}
 }
 
 // Where the file system has no hard links, WriteNew claims the name
@@ -99,10 +99,11 @@ func withoutHardLinks(t *testing.T) *atomic.Int32 {
 // whole with its mode, a taken one is refused with fs.ErrExist and left
 // as it was, and no temporary file or empty claim is left either way.
 func TestWriteNewWithoutHardLinks(t *testing.T) {
-	tries := withoutHardLinks(t)
+	fsys := noHardLinksFS{tries: new(atomic.Int32)}
+	tries := fsys.tries
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.json")
-	if err := WriteNew(path, []byte("first"), 0o640); err != nil {
+	if err := writeNew(fsys, path, []byte("first"), 0o640); err != nil {
 		t.Fatal(err)
 	}
 	if tries.Load() == 0 {
@@ -112,7 +113,7 @@ func TestWriteNewWithoutHardLinks(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o640 {
 		t.Fatalf("the new file: %v %v, want mode 0640", st, err)
 	}
-	if err := WriteNew(path, []byte("second"), 0o644); !errors.Is(err, fs.ErrExist) {
+	if err := writeNew(fsys, path, []byte("second"), 0o644); !errors.Is(err, fs.ErrExist) {
 		t.Fatalf("second WriteNew: %v, want fs.ErrExist", err)
 	}
 	if got, _ := os.ReadFile(path); string(got) != "first" {
@@ -125,8 +126,8 @@ func TestWriteNewWithoutHardLinks(t *testing.T) {
 // the others are told the name is taken, and none removes the winner's
 // claim or file.
 func TestWriteNewRaceWithoutHardLinks(t *testing.T) {
-	withoutHardLinks(t)
+	fsys := noHardLinksFS{tries: new(atomic.Int32)}
 	for range 20 {
-		raceForOneName(t)
+		raceForOneName(t, fsys)
 	}
 }
