@@ -191,8 +191,8 @@ func (l *fixtureLint) replayAdvance(t *Turn) {
 // need: a copy of w, the known world before it, where it is certain and
 // r is a state or configuration on a story the run may follow; nil
 // elsewhere.
-func (l *fixtureLint) replayPre(r rest, w *knownWorld) *knownWorld {
-	if (r.in == nil && r.at == nil) || !certainWorld(w) || !l.replayable() {
+func (l *fixtureLint) replayPre(t *Turn, r rest, w *knownWorld) *knownWorld {
+	if (r.in == nil && r.at == nil && !l.unknownLeafStart(t, r)) || !certainWorld(w) || !l.replayable() {
 		return nil
 	}
 	return w.clone()
@@ -212,6 +212,11 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		return
 	}
 	start, ok := l.replayStart(r)
+	unknownStart := !ok && l.unknownLeafStart(t, r)
+	if unknownStart {
+		start, ok = l.fx.InitialState, true
+		r.from = "the fixture starts (initial_state), an entry of it no state under a region"
+	}
 	if len(l.jobs) > 0 || l.jobsLost {
 		return // a job started before the run would land unseen by it
 	}
@@ -261,7 +266,7 @@ func (l *fixtureLint) startReplay(t *Turn, r rest, pre *knownWorld) {
 		}
 		return
 	}
-	if sess.State() != start {
+	if sess.State() != start && !unknownStart {
 		_ = sess.Close()
 		return
 	}

@@ -43,7 +43,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 	l.landBetween(t)
 	l.walked, l.advanced = false, false
 	r := l.restAt(t)
-	l.startReplay(t, r, l.replayPre(r, pre)) // the engine's machine beside the walk (lint_par_replay.go)
+	l.startReplay(t, r, l.replayPre(t, r, pre)) // the engine's machine beside the walk (lint_par_replay.go)
 	jr := l.firstRest(t, r)                  // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
 	if jr.at == nil && jr.exit == "" && !warned {
