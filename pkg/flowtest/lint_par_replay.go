@@ -53,7 +53,8 @@ import (
 // holds them, left unknown (replayWorld); a world
 // every key of which is certain; a start on a plain leaf, or on a
 // configuration with one leaf in each region printed as the engines
-// print it, on the one-shot path (the legacy path, or staged from the first turn: replayMode); turns that fire an intent (its slots
+// print it, or, for the fixture's first turn, on a parallel initial_state
+// an entry of which is no state under a region (unknownLeafStart), on the one-shot path (the legacy path, or staged from the first turn: replayMode); turns that fire an intent (its slots
 // sent as the rig sends them) with no world_override, advance_clock,
 // input or expect_error, or, on a story with no timeout:, only advance
 // the clock (replayClock). A turn expecting a rejection is fired too and
