@@ -84,11 +84,7 @@ func TestGoldensNoVerdictOnPassing(t *testing.T) {
 // documents and verdicts do not pair up.
 func fixtureKey(t *testing.T, f string, line int, verdicts []bool) string {
 	t.Helper()
-	src, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if i := conformance.DocumentAt(src, line, len(verdicts)); i >= 0 {
+	if i := documentAt(t, f, line, len(verdicts)); i >= 0 {
 		return fmt.Sprintf("%s#%d", f, i)
 	}
 	return f + "#*"
@@ -152,12 +148,19 @@ func readVerdicts(path string) (*verdicts, error) {
 // documents and verdicts pair up, else whether every one passes.
 func passesAt(t *testing.T, f string, line int, verdicts []bool) bool {
 	t.Helper()
+	if i := documentAt(t, f, line, len(verdicts)); i >= 0 {
+		return verdicts[i]
+	}
+	return !slices.Contains(verdicts, false)
+}
+
+// documentAt is the index of the document of file f holding line, when
+// the file's documents and its n verdicts pair up; -1 else.
+func documentAt(t *testing.T, f string, line, n int) int {
+	t.Helper()
 	src, err := os.ReadFile(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if i := conformance.DocumentAt(src, line, len(verdicts)); i >= 0 {
-		return verdicts[i]
-	}
-	return !slices.Contains(verdicts, false)
+	return conformance.DocumentAt(src, line, n)
 }
