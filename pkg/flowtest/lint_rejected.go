@@ -43,8 +43,8 @@ func (l *fixtureLint) rejected(t *Turn) {
 	l.landBetween(t)
 	l.walked, l.advanced = false, false
 	r := l.restAt()
-	l.startReplay(t, r, l.replayPre(r, pre)) // the engine's machine beside the walk (lint_par_replay.go)
-	jr := l.firstRest(t, r)                  // judged there, not followed from there
+	l.startReplay(t, r, l.replayPre(t, r, pre)) // the engine's machine beside the walk (lint_par_replay.go)
+	jr := l.firstRest(t, r)                     // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
 	if jr.at == nil && jr.exit == "" && !warned {
 		warned = l.rejectedUnplain(t, r)
