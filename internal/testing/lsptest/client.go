@@ -78,20 +78,13 @@ func ConnectWith(t testing.TB, rwc io.ReadWriteCloser, caps protocol.ClientCapab
 			c.cond.Broadcast()
 			c.mu.Unlock()
 		}
-		if req.Method == "window/showMessage" && req.Params != nil {
-			var m protocol.ShowMessageParams
-			if json.Unmarshal(*req.Params, &m) == nil {
-				c.mu.Lock()
-				c.shown = append(c.shown, m.Message)
-				c.cond.Broadcast()
-				c.mu.Unlock()
-			}
-		}
-		if req.Method == "window/logMessage" && req.Params != nil {
+		// window/showMessage and window/logMessage: kept by kind
+		if to := map[string]*[]string{"window/showMessage": &c.shown, "window/logMessage": &c.logs}[req.Method]; to != nil && req.Params != nil {
 			var m protocol.LogMessageParams
 			if json.Unmarshal(*req.Params, &m) == nil {
 				c.mu.Lock()
-				c.logs = append(c.logs, m.Message)
+				*to = append(*to, m.Message)
+				c.cond.Broadcast()
 				c.mu.Unlock()
 			}
 		}
