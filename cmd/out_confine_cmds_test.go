@@ -8,7 +8,7 @@ import (
 )
 
 // Every command that writes a file the operator names (graph -o, test
-// merge --json/--junit, trace export/to-cassette -o, eval show --html) or
+// merge --json/--junit, test intents --baseline, trace export/to-cassette -o, eval show --html) or
 // a default under the repository (eval run's reports/<call>/) refuses a
 // path that a symlink in the project leads out of it, as test and run do
 // (TestOutputUnderKitsokiLinkOutRefused): nothing lands outside.
@@ -22,11 +22,14 @@ func TestOutputLinkOutRefusedEveryCommand(t *testing.T) {
 		{"test merge --junit", []string{"test", "merge", "r.json", "--junit", "out/m.xml"}},
 		{"trace export -o", []string{"trace", "export", "t.jsonl", "-o", "out/e.json"}},
 		{"trace to-cassette -o", []string{"trace", "to-cassette", "t.jsonl", "-o", "out/c.yaml"}},
+		{"test intents --baseline", []string{"test", "intents", "app.yaml", "--baseline", "out/b.json", "--update-baseline"}},
 		{"eval show --html", []string{"eval", "show", "--html", "out/r.html", filepath.Join(mustAbs(t, evCorpus), "evals", "reports", "merge_judge", "latest.json")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proj, outside := confineProject(t)
 			writeFileT(t, filepath.Join(proj, "flows", "a.yaml"), confineFlow)
+			writeFileT(t, filepath.Join(proj, "intents", "a.yaml"), confineIntents)
+			writeFileT(t, filepath.Join(proj, "recording.yaml"), confineRecording)
 			t.Chdir(proj)
 			if code, stdout, stderr := runCmd(t, "test", "app.yaml", "--json", "r.json"); code != 0 {
 				t.Fatalf("test --json: exit %d\n%s%s", code, stdout, stderr)

@@ -108,6 +108,10 @@ func checkIntentFlags(f *intentFlags) error {
 	if err := testrun.OneStdout("--json", f.jsonOut, "--junit", f.junitOut); err != nil {
 		return usagef("%v", err)
 	}
+	// the baseline is read, and with --update-baseline replaced, there
+	if err := checkOutInside("--baseline", f.baseline); err != nil {
+		return err
+	}
 	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut)
 }
 
@@ -164,7 +168,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	}
 	rep := flowtest.RunIntents(ctx, suites, o)
 	if f.baseline != "" {
-		if err := flowtest.TrackBaseline(rep, f.baseline, f.regressionAt, f.updateBase, &ld.Story.App, time.Now()); err != nil {
+		if err := flowtest.TrackBaseline(rep, testrun.OutRoot(), f.baseline, f.regressionAt, f.updateBase, &ld.Story.App, time.Now()); err != nil {
 			return usagef("%v", err)
 		}
 	}

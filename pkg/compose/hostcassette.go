@@ -35,6 +35,7 @@ type HostCassette struct {
 	// (a flow fixture's host_bindings); nil: none.
 	fallback func(handler string) bool
 	path     string
+	root     string // the project root appends go through ("" for none)
 	fileMu   sync.Mutex
 }
 
@@ -52,10 +53,14 @@ func ParseFlowHostCassette(path string, data []byte, patterns *recost.Budget) (*
 	return hc, err
 }
 
+// AppendIn makes a recording append to the file only through the
+// project root dir (the one it was read through).
+func (hc *HostCassette) AppendIn(dir string) { hc.root = dir }
+
 // Fresh is hc as parsed, with nothing played (agent.Cassette.Fresh), for
 // another fixture naming the same file.
 func (hc *HostCassette) Fresh() *HostCassette {
-	return &HostCassette{c: hc.c.Fresh(), handlers: hc.handlers, recording: hc.recording, path: hc.path}
+	return &HostCassette{c: hc.c.Fresh(), handlers: hc.handlers, recording: hc.recording, path: hc.path, root: hc.root}
 }
 
 // LoadFlowHostCassette is LoadHostCassette for a flow fixture's

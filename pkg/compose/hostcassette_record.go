@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
 )
@@ -53,7 +54,7 @@ func (hc *HostCassette) Record(c engine.ReplayCall, data map[string]any, domainE
 	if hc.path != "" {
 		hc.fileMu.Lock()
 		defer hc.fileMu.Unlock()
-		_ = appendEpisode(hc.path, ep)
+		_ = appendEpisode(hc.root, hc.path, ep)
 	}
 }
 
@@ -70,8 +71,10 @@ type recordedReply struct {
 }
 
 // appendEpisode appends ep to the cassette file at path as a list item
-// indented under its episodes:, after a blank line and the comment.
-func appendEpisode(path string, ep *agent.Episode) error {
+// indented under its episodes:, after a blank line and the comment;
+// through root when one is set (AppendIn), so a file or directory swapped
+// for a link leading out since the cassette was read is not written.
+func appendEpisode(root, path string, ep *agent.Episode) error {
 	out := recordedEpisode{ID: ep.ID, Match: ep.Match}
 	if ep.Response.Data != nil || ep.Response.Error != "" {
 		out.Response = &recordedReply{Data: ep.Response.Data, Error: ep.Response.Error}
@@ -93,7 +96,13 @@ func appendEpisode(path string, ep *agent.Episode) error {
 	for line := range strings.Lines(b.String()) {
 		text.WriteString("  " + line)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	var f *os.File
+	var err error
+	if root != "" {
+		f, err = safefile.OpenAppendIn(root, path)
+	} else {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	}
 	if err != nil {
 		return err
 	}

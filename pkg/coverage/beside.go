@@ -1,9 +1,11 @@
 package coverage
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 )
 
@@ -15,10 +17,17 @@ const EditorProfile = ".kitsoki/coverage.json"
 
 // FindEditorProfile looks for EditorProfile from dir upward; root is the
 // directory that holds it (the profile's paths are relative to root).
+// A profile (or .kitsoki/) that is a symlink leading out of that directory
+// is found whatever it points at, present, absent or not a file: the
+// reader refuses it unread, so whether an outside path exists never
+// decides which profile is taken.
 func FindEditorProfile(dir string) (profile, root string, ok bool) {
 	root, ok = story.Above(dir, func(d string) bool {
-		st, err := os.Stat(filepath.Join(d, filepath.FromSlash(EditorProfile)))
-		return err == nil && st.Mode().IsRegular()
+		p := filepath.Join(d, filepath.FromSlash(EditorProfile))
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+		return linksOut(d, p)
 	})
 	if !ok {
 		return "", "", false
@@ -35,4 +44,17 @@ func (p *Profile) UnreachedByFile(root string) map[string][]Item {
 		out[path] = append(out[path], u.Item)
 	}
 	return out
+}
+
+// linksOut reports whether p, below d, goes through a symlink leading out
+// of d (present or dangling): only when .kitsoki/ or the profile is there
+// as a name is d opened to tell.
+func linksOut(d, p string) bool {
+	if _, err := os.Lstat(filepath.Dir(p)); err != nil {
+		return false
+	}
+	r := safefile.NewRoot(d)
+	defer r.Close()
+	_, err := r.Stat(p)
+	return errors.Is(err, safefile.ErrOutsideRoot)
 }

@@ -4,10 +4,11 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/schema"
@@ -61,8 +62,14 @@ func newJudge(mx *compose.Matrix, st *story.Story, c Comparator, cassette bool) 
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(st.Dir, p)
 		}
-		if _, err := os.Stat(p); err != nil {
-			return nil, fmt.Errorf("comparator.prompt %q: %v (paths are relative to the story directory)", c.Prompt, err)
+		// Through the project root: a prompt outside it, or through a
+		// symlink leading out, is refused the same whether what it names
+		// exists or not.
+		p = filepath.Clean(p)
+		if _, err := st.FileRoot().Stat(p); errors.Is(err, safefile.ErrOutsideRoot) {
+			return nil, errors.New(story.OutsideRootMessage(st.FileRoot(), "comparator.prompt", c.Prompt, errOutsideFor(st.FileRoot(), p)))
+		} else if err != nil {
+			return nil, fmt.Errorf("comparator.prompt %q: %s (paths are relative to the story directory)", c.Prompt, safefile.Reason(err))
 		}
 		tmpl, err = loader.CompileFile(p)
 	} else {

@@ -97,7 +97,11 @@ func (fr *fixtureRun) loadCassettes() bool {
 			if err != nil {
 				return nil, err
 			}
-			return fr.hostCassette(path, data)
+			hc, err := fr.hostCassette(path, data)
+			if hc != nil {
+				hc.AppendIn(r.Dir())
+			}
+			return hc, err
 		})
 		if ok {
 			ok = fr.cassetteEnv()

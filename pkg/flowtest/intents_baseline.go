@@ -46,23 +46,25 @@ func ReadBaseline(path string) (*Baseline, error) {
 
 // TrackBaseline sets r's regressions against the baseline at path (those
 // more than threshold below it) and, with update, writes r's pass rates
-// there as app's new baseline.
-func TrackBaseline(r *IntentReport, path string, threshold float64, update bool, app *story.App, now time.Time) error {
+// there as app's new baseline, through root when path lies inside it
+// (atomicfile.WriteBelow: a link on the way out of root fails the write).
+func TrackBaseline(r *IntentReport, root, path string, threshold float64, update bool, app *story.App, now time.Time) error {
 	b, err := ReadBaseline(path)
 	if err != nil {
 		return err
 	}
 	r.Regressions = b.Regressions(r, threshold)
 	if update {
-		if err := WriteBaseline(path, r, app.ID, app.Version, now); err != nil {
+		if err := WriteBaseline(root, path, r, app.ID, app.Version, now); err != nil {
 			return fmt.Errorf("--baseline %s: %w", path, err)
 		}
 	}
 	return nil
 }
 
-// WriteBaseline writes r's pass rates as a baseline, replacing path whole.
-func WriteBaseline(path string, r *IntentReport, appID, appVersion string, now time.Time) error {
+// WriteBaseline writes r's pass rates as a baseline, replacing path whole
+// (through root when path lies inside it).
+func WriteBaseline(root, path string, r *IntentReport, appID, appVersion string, now time.Time) error {
 	b := Baseline{GeneratedAt: now.UTC().Format(time.RFC3339), AppID: appID, AppVersion: appVersion, Fixtures: map[string]float64{}}
 	for _, f := range r.Fixtures {
 		b.Fixtures[f.State+"::"+f.ID] = f.PassRate
@@ -71,7 +73,7 @@ func WriteBaseline(path string, r *IntentReport, appID, appVersion string, now t
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, data, 0o644)
+	return atomicfile.WriteBelow(root, path, data, 0o644)
 }
 
 // Regressions lists the fixtures whose pass rate dropped more than

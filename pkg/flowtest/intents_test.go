@@ -103,7 +103,7 @@ func TestIntentsBaselineRoundTrip(t *testing.T) {
 	if b, err := ReadBaseline(path); err != nil || len(b.Fixtures) != 0 {
 		t.Fatalf("a missing baseline is empty: %v %v", b, err)
 	}
-	if err := WriteBaseline(path, rep, "intent-probe", "0.1.0", time.Unix(0, 0)); err != nil {
+	if err := WriteBaseline("", path, rep, "intent-probe", "0.1.0", time.Unix(0, 0)); err != nil {
 		t.Fatal(err)
 	}
 	b, err := ReadBaseline(path)

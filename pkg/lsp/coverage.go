@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -51,9 +50,21 @@ type coverRead struct {
 
 // read returns the profile at path as it is now on disk.
 func (c *coverCache) read(path, root string) (*coverRead, time.Time) {
-	st, err := os.Stat(path)
-	if err != nil {
+	// Through the directory holding .kitsoki/: the repository's profile
+	// (or its .kitsoki/) may be a symlink leading out, which is refused
+	// unread and unstatted, so neither the log line below nor whether one
+	// is written tells what it points at, or whether that exists.
+	holder := safefile.NewRoot(root)
+	defer holder.Close()
+	st, err := holder.Stat(path)
+	out := errors.Is(err, safefile.ErrOutsideRoot)
+	if err != nil && !out {
 		return nil, time.Time{}
+	}
+	var mod time.Time
+	size := int64(-1)
+	if !out {
+		mod, size = st.ModTime(), st.Size()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -61,19 +72,17 @@ func (c *coverCache) read(path, root string) (*coverRead, time.Time) {
 		c.profiles = map[string]*coverRead{}
 	}
 	c.tick++
-	if r := c.profiles[path]; r != nil && r.mod.Equal(st.ModTime()) && r.size == st.Size() {
+	if r := c.profiles[path]; r != nil && r.mod.Equal(mod) && r.size == size {
 		r.used = c.tick
-		return r, st.ModTime()
+		return r, mod
 	}
-	r := &coverRead{mod: st.ModTime(), size: st.Size()}
-	// Through the directory holding .kitsoki/: the repository's profile
-	// (or its .kitsoki/) may be a symlink leading out, which is refused
-	// unread, so the log line below cannot quote what it points at.
-	holder := safefile.NewRoot(root)
-	data, err := holder.ReadFile(path, coverage.MaxJSON)
-	holder.Close()
+	r := &coverRead{mod: mod, size: size}
+	var data []byte
+	if !out {
+		data, err = holder.ReadFile(path, coverage.MaxJSON)
+	}
 	if errors.Is(err, safefile.ErrOutsideRoot) {
-		r.err = fmt.Errorf("%s: it goes through a symlink leading out of %s, and nothing outside is read; write the profile there with kitsoki test --coverprofile", path, root)
+		r.err = fmt.Errorf("%s: it goes through a symlink leading out of %s, and nothing outside is read", path, root)
 	} else if err != nil {
 		r.err = fmt.Errorf("%s: %s", path, safefile.Reason(err))
 	} else if p, perr := coverage.ParseJSON(path, data); perr != nil {

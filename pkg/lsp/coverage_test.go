@@ -169,3 +169,60 @@ func TestCoverCacheBounded(t *testing.T) {
 		t.Fatalf("a dropped profile read again: %+v", r)
 	}
 }
+
+// TestCoverageProfileLinkOutTellsNothingOfItsTarget: a hostile workspace
+// whose .kitsoki/coverage.json (or .kitsoki/) is a symlink leading out
+// gets the same log line and the same hints whether the outside path is a
+// profile, absent or a directory: nothing said depends on it, and a
+// profile in a directory above (inside the workspace) is not taken
+// instead when the target is absent.
+func TestCoverageProfileLinkOutTellsNothingOfItsTarget(t *testing.T) {
+	outside := storytest.TempTree(t, map[string]string{
+		"secret.json":         `{"CANARYcover": 1}`,
+		"dir/coverage.json":   `{"CANARYcover": 2}`,
+		"empty/keep":          "",
+		"dir/sub/placeholder": "",
+	})
+	cases := []struct{ name, link, to string }{
+		{"file", coverage.EditorProfile, filepath.Join(outside, "secret.json")},
+		{"absent", coverage.EditorProfile, filepath.Join(outside, "gone.json")},
+		{"directory", coverage.EditorProfile, filepath.Join(outside, "dir")},
+		{"dotdir", ".kitsoki", filepath.Join(outside, "dir")},
+		{"dotdir absent", ".kitsoki", filepath.Join(outside, "empty")},
+	}
+	var first string
+	for _, tc := range cases {
+		ws := t.TempDir()
+		root := filepath.Join(ws, "proj")
+		// a profile above the linked one, inside the workspace
+		writeProfile(t, ws, 0)
+		manifest := filepath.Join(root, "story", "app.yaml")
+		if err := os.MkdirAll(filepath.Dir(manifest), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(manifest, []byte(coveredStory), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		link := filepath.Join(root, filepath.FromSlash(tc.link))
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(tc.to, link); err != nil {
+			t.Fatal(err)
+		}
+		c := startInProcessRoots(t, Options{}, ws)
+		open(c, manifest)
+		got := c.waitUntil(manifest, func(published) bool { return true })
+		said := strings.Join(append(hints(got), c.Logged()...), "\n")
+		if strings.Contains(said, "CANARY") || !strings.Contains(said, "symlink leading out") {
+			t.Errorf("%s: said %q: want the link refused, quoting nothing outside", tc.name, said)
+		}
+		said = strings.ReplaceAll(said, ws, "WS")
+		said = strings.ReplaceAll(said, filepath.FromSlash(coverage.EditorProfile), "PROFILE")
+		if first == "" {
+			first = said
+		} else if said != first {
+			t.Errorf("%s: said %q, but %q for %s", tc.name, said, first, cases[0].name)
+		}
+	}
+}

@@ -51,6 +51,7 @@ type Client struct {
 	bad   []string // publishDiagnostics that did not decode, with why
 	calls []string // methods of the requests the server sent
 	shown []string // the messages of window/showMessage
+	logs  []string // the messages of window/logMessage
 	cond  *sync.Cond
 }
 
@@ -77,11 +78,12 @@ func ConnectWith(t testing.TB, rwc io.ReadWriteCloser, caps protocol.ClientCapab
 			c.cond.Broadcast()
 			c.mu.Unlock()
 		}
-		if req.Method == "window/showMessage" && req.Params != nil {
-			var m protocol.ShowMessageParams
+		// window/showMessage and window/logMessage: kept by kind
+		if to := map[string]*[]string{"window/showMessage": &c.shown, "window/logMessage": &c.logs}[req.Method]; to != nil && req.Params != nil {
+			var m protocol.LogMessageParams
 			if json.Unmarshal(*req.Params, &m) == nil {
 				c.mu.Lock()
-				c.shown = append(c.shown, m.Message)
+				*to = append(*to, m.Message)
 				c.cond.Broadcast()
 				c.mu.Unlock()
 			}
@@ -213,6 +215,15 @@ func (c *Client) Everything() []Published {
 		out = append(out, ps...)
 	}
 	return out
+}
+
+// Logged is every window/logMessage received so far, in order: the
+// server's notifications arrive in the order sent, so those logged before
+// a publishDiagnostics a wait has seen are all here.
+func (c *Client) Logged() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.logs)
 }
 
 // Open sends didOpen with text.
