@@ -387,14 +387,17 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	c.inline--
 	ne.Target = c.target(e.Target())
 	ne.When = c.guard(e.When, e.Pos, where+": when")
+	// The kind is the first of set > increment > say > invoke that holds
+	// something: an empty set: {}, increment: {} or say: "" (or null) is
+	// no kind, and the next one written runs (conformance effect-kind-empty).
 	switch {
-	case len(e.Set) > 0 || e.Written.Has("set"):
+	case len(e.Set) > 0:
 		ne.Kind = kindSet
 		ne.Set = c.keyValues(e.Set, where, "set")
-	case len(e.Increment()) > 0 || e.Written.Has("increment"):
+	case len(e.Increment()) > 0:
 		ne.Kind = kindIncrement
 		ne.Increment = c.keyValues(e.Increment(), where, "increment")
-	case e.Say != "" || e.Written.Has("say"):
+	case e.Say != "":
 		ne.Kind = kindSay
 		ne.Say = c.lateText(e.Say)
 	case e.Invoke != "":

@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"slices"
+	"strings"
 
 	"kitsoki/pkg/story"
 )
@@ -22,7 +22,7 @@ func checkEffectShape(c *checker) {
 		if e.Background() && site.OnComplete {
 			c.rep.ErrAt(e.PosOf("background"), site.Place(), story.RuleEffect, "%s: background: true is not allowed inside on_complete:", site.String())
 		}
-		if e.Written.Has("target") {
+		if e.Target() != "" { // target: "" or ~ is no target (upstream)
 			checkEffectTarget(c, e, site)
 		}
 		if len(e.Effects()) > 0 {
@@ -43,15 +43,26 @@ func checkEffectShape(c *checker) {
 }
 
 // checkEffectTarget: an effect's target: sits in an on_complete: chain,
-// alone.
+// alone. As upstream, a key written empty (set: {}, say: "", bind: {},
+// invoke: "", emit_intent: "") is not there, and the message names the
+// keys that are.
 func checkEffectTarget(c *checker, e *story.Effect, site effSite) {
 	if !site.OnComplete {
 		c.rep.ErrAt(e.PosOf("target"), site.Place(), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.String())
 	}
-	if slices.ContainsFunc([]string{"set", "increment", "say", "invoke", "bind"}, e.Written.Has) {
-		c.rep.ErrAt(e.PosOf("target"), site.Place(), story.RuleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.String())
+	var with []string
+	for _, k := range []struct {
+		name string
+		has  bool
+	}{{"set", len(e.Set) > 0}, {"increment", len(e.Increment()) > 0}, {"say", e.Say != ""}, {"invoke", e.Invoke != ""}, {"bind", len(e.Bind()) > 0}} {
+		if k.has {
+			with = append(with, k.name)
+		}
 	}
-	if e.Written.Has("emit_intent") {
+	if len(with) > 0 {
+		c.rep.ErrAt(e.PosOf("target"), site.Place(), story.RuleEffect, "%s: target: cannot be combined with %s on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.String(), strings.Join(with, "/"))
+	}
+	if e.EmitIntent() != "" {
 		c.rep.ErrAt(e.PosOf("emit_intent"), site.Place(), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.String())
 	}
 }

@@ -12,13 +12,18 @@ var ruleEffectKinds = &Rule{ID: "effect-kinds", Severity: diag.Warning, LintOnly
 	Example: "- {set: {a: 1}, say: hi}"}
 
 // checkEffectKinds warns when one effect entry carries more than one of
-// set/increment/say/invoke: the engine applies only the first (§5.2).
+// set/increment/say/invoke: the engine applies only the first (§5.2). An
+// empty one (set: {}, increment: {}, say: "") is no kind and is not counted:
+// the next one written runs.
 func checkEffectKinds(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		var kinds []string
-		for _, k := range []string{"set", "increment", "say", "invoke"} {
-			if e.Written.Has(k) {
-				kinds = append(kinds, k)
+		for _, k := range []struct {
+			name string
+			has  bool
+		}{{"set", len(e.Set) > 0}, {"increment", len(e.Increment()) > 0}, {"say", e.Say != ""}, {"invoke", e.Invoke != ""}} {
+			if k.has {
+				kinds = append(kinds, k.name)
 			}
 		}
 		if len(kinds) > 1 {

@@ -23,6 +23,13 @@ func TestInterpolate(t *testing.T) {
 		{"tail ${A", "tail ${A", nil}, // unclosed stays literal
 		{"${MISSING}-${A}", "-1", []string{"MISSING"}},
 		{"${EMPTY}", "", nil},
+		// an empty reference empties the value and ends the scan
+		{"${}", "", nil},
+		{"a${}b", "", nil},
+		{"x${A}y${}${MISSING}", "", nil},
+		{"${}}${MISSING}", "", nil},
+		{"${MISSING}${}", "", []string{"MISSING"}},
+		{"${ }", "", []string{" "}},
 	}
 	for _, c := range cases {
 		got, unset, _ := interpolate(c.in, look)

@@ -195,6 +195,9 @@ func (o Options) UnsetEnvSeverity() diag.Severity {
 
 // interpolate substitutes ${NAME} in s in one pass (bare $NAME and an
 // unclosed ${ stay literal), returning the unset names and the values used.
+// An empty reference ${} ends the scan as upstream's loader does: the whole
+// value is "" and no later reference is looked up (an unset one before it
+// is still reported).
 func interpolate(s string, lookup func(string) (string, bool)) (out string, unset, used []string) {
 	if !strings.Contains(s, "${") {
 		return s, nil, nil
@@ -213,6 +216,9 @@ func interpolate(s string, lookup func(string) (string, bool)) (out string, unse
 		}
 		b.WriteString(s[:i])
 		name := s[i+2 : i+2+j]
+		if name == "" {
+			return "", unset, used
+		}
 		if v, ok := lookup(name); ok {
 			b.WriteString(v)
 			used = append(used, v)
