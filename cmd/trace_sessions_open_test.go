@@ -10,8 +10,9 @@ import (
 // TestOpenSessionsRefusesALinkOutItself: the sessions directory is opened
 // through the project root, so a .kitsoki swapped for a link leading out
 // after checkSessionsDir passed is refused by the open, as the check
-// words it, whether the link's target exists or not; an absolute link
-// that stays inside the project is opened.
+// words it, whether the link's target exists or not, and shell
+// completion (which checked, then listed by the path) offers nothing
+// there; an absolute link that stays inside the project is opened.
 func TestOpenSessionsRefusesALinkOutItself(t *testing.T) {
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
@@ -34,6 +35,10 @@ func TestOpenSessionsRefusesALinkOutItself(t *testing.T) {
 			t.Fatalf("link to %s: %v", target, err)
 		}
 		said = append(said, err.Error())
+		// shell completion lists the ids there the same way
+		if _, out, _ := runCmd(t, "__complete", "trace", "show", ""); strings.Contains(out, "x\n") {
+			t.Fatalf("link to %s: completion offers a trace outside:\n%s", target, out)
+		}
 	}
 	if said[0] != said[1] {
 		t.Fatalf("the refusal tells whether the target exists:\n%s\n%s", said[0], said[1])
@@ -49,5 +54,8 @@ func TestOpenSessionsRefusesALinkOutItself(t *testing.T) {
 	defer s.Close()
 	if list, err := s.List(nil); err != nil || len(list) != 1 || list[0].ID != "y" {
 		t.Fatalf("an absolute link inside the project: %+v %v", list, err)
+	}
+	if _, out, _ := runCmd(t, "__complete", "trace", "show", ""); !strings.Contains(out, "y\n") {
+		t.Fatalf("completion does not offer the trace inside:\n%s", out)
 	}
 }
