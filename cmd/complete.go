@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -84,10 +83,14 @@ func completeSessions(c *cobra.Command, _ []string, prefix string) ([]string, co
 	if fl := c.Flags().Lookup("sessions-dir"); fl != nil {
 		dir = fl.Value.String()
 	}
-	if _, err := os.Stat(dir); err != nil || checkSessionsDir(dir) != nil {
+	// listed through the project root, as trace ls lists it: a link out
+	// of it on the way offers nothing, whenever it was put there
+	sess, err := openSessions(dir)
+	if err != nil {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
-	files, err := trace.ListTraces(dir, nil)
+	defer sess.Close()
+	files, err := sess.List(nil)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveDefault
 	}

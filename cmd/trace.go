@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -70,14 +71,29 @@ func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error)
 	if p == "-" {
 		return &traceInput{r: c.InOrStdin(), name: "-"}, nil
 	}
+	var f *os.File
 	if resolved {
 		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", termsafe.Printable(p)) // a name found under the sessions directory
+		f, err = openListed(o.sessionsDir, p)
+	} else {
+		f, err = safefile.Open(p, safefile.Stream)
 	}
-	f, err := safefile.Open(p, safefile.Stream)
 	if err != nil {
 		return nil, usagef("open trace %q: %v", p, err)
 	}
 	return &traceInput{r: f, name: p, path: p, f: f}, nil
+}
+
+// openListed opens p, a trace found under the sessions directory dir,
+// through that directory as openSessions opens it: a trace or directory
+// swapped for a link leading out since it was listed is refused.
+func openListed(dir, p string) (*os.File, error) {
+	sess, err := openSessions(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	return sess.Open(trace.TraceFile{Path: p})
 }
 
 // corruptErr turns a read error into the command's exit: a corrupt trace is
@@ -136,5 +152,45 @@ func checkSessionsDir(dir string) error {
 	if !linksOut(r, dir) {
 		return nil
 	}
-	return usagef("%s: the sessions directory goes through a symlink leading out of the project root %s; no trace outside the root is listed or read: remove the link, pass a trace file by its path, or name the directory itself with --sessions-dir", termsafe.Line(dir), termsafe.Line(r.Dir()))
+	return sessionsLinkOut(dir, r.Dir())
+}
+
+func sessionsLinkOut(dir, root string) error {
+	return usagef("%s: the sessions directory goes through a symlink leading out of the project root %s; no trace outside the root is listed or read: remove the link, pass a trace file by its path, or name the directory itself with --sessions-dir", termsafe.Line(dir), termsafe.Line(root))
+}
+
+// openSessions opens the sessions directory its traces are listed and
+// read through: through the working directory's project root when it lies
+// inside it, so a link leading out on the way, planted or swapped in
+// after checkSessionsDir, is refused by the open itself; by its name
+// elsewhere (--sessions-dir naming the operator's own directory).
+func openSessions(dir string) (*trace.Sessions, error) {
+	wd, err := os.Getwd()
+	abs, aerr := filepath.Abs(dir)
+	if err != nil || aerr != nil {
+		return openSessionsNamed(dir)
+	}
+	rootDir, _ := story.ProjectRoot(wd)
+	r := safefile.NewRoot(rootDir)
+	defer r.Close()
+	if _, in := r.Rel(abs); !in {
+		return openSessionsNamed(dir)
+	}
+	s, err := trace.OpenSessionsIn(r, dir, abs)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return nil, sessionsLinkOut(dir, r.Dir())
+	}
+	if err != nil {
+		return nil, usagef("list traces under %s: %s", termsafe.Line(dir), safefile.ErrText(err))
+	}
+	return s, nil
+}
+
+// openSessionsNamed opens dir by its name (outside the project root).
+func openSessionsNamed(dir string) (*trace.Sessions, error) {
+	s, err := trace.OpenSessions(dir)
+	if err != nil {
+		return nil, usagef("list traces under %s: %s", termsafe.Line(dir), safefile.ErrText(err))
+	}
+	return s, nil
 }

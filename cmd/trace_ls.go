@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/termsafe"
-	"kitsoki/pkg/trace"
 )
 
 func newTraceLsCmd(o *traceOpts) *cobra.Command {
@@ -27,12 +26,17 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 			if err := checkSessionsDir(o.sessionsDir); err != nil {
 				return err
 			}
-			list, err := trace.ListTraces(o.sessionsDir, warnLine(c.ErrOrStderr()))
+			sess, err := openSessions(o.sessionsDir)
+			if err != nil {
+				return err
+			}
+			defer sess.Close()
+			list, err := sess.List(warnLine(c.ErrOrStderr()))
 			if err != nil {
 				return usagef("%v", err)
 			}
 			for i := range list {
-				list[i].AppID = trace.PeekAppID(list[i].Path)
+				list[i].AppID = sess.PeekAppID(list[i])
 			}
 			out := c.OutOrStdout()
 			if asJSON {

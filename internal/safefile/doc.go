@@ -11,8 +11,9 @@
 //
 // Stories, prompts, schemas, fixtures, cassettes, profiles and pins are read
 // through it (a confined read through an os.Root: [Root], or
-// [ReadRootFile] on a root its caller opened, [OpenRootDir] to list a
-// directory in one, and [OpenDirRoot] and [OpenSubRoot] to open one as a root), so that /dev/zero cannot exhaust memory and a FIFO
+// [ReadRootFile] and [OpenRootFile] on a root its caller opened,
+// [OpenRootDir] to list a directory in one, and [OpenDirRoot],
+// [OpenSubRoot] and [Root.OpenRoot] to open one as a root), so that /dev/zero cannot exhaust memory and a FIFO
 // cannot hang a run. A Root's errors name
 // the path as its caller gave it, never where a symlink leads.
 package safefile

@@ -86,6 +86,16 @@ func openChecked(name string, limit int64, stat func(string) (fs.FileInfo, error
 	return f, fi, nil
 }
 
+// OpenRootFile is [Open] for a name inside root (os.Root keeps the name
+// from escaping it): what is not a regular file, or is over limit bytes,
+// is refused, unopened when it was so before the open.
+func OpenRootFile(root *os.Root, name string, limit int64) (*os.File, error) {
+	f, _, err := openChecked(name, limit, root.Stat, func(name string) (*os.File, error) {
+		return OpenRootNoBlock(root, name)
+	})
+	return f, err
+}
+
 // ReadRootFile is ReadFile for a name inside root (os.Root keeps the name
 // from escaping it).
 func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {

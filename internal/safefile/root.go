@@ -217,6 +217,19 @@ func PlainOp(op string) string {
 	return op
 }
 
+// OpenRoot opens the directory at the absolute path p through the root as
+// a root of its own ([OpenSubRoot]): a path leaving the root, or a symlink
+// on the way leading out, is [ErrOutsideRoot] whether its target exists
+// or not; an absolute link inside the root is followed, as for reads.
+func (r *Root) OpenRoot(p string) (*os.Root, error) {
+	var sub *os.Root
+	err := r.do(p, func(or *os.Root, rel string) (err error) {
+		sub, err = OpenSubRoot(or, rel)
+		return err
+	})
+	return sub, err
+}
+
 // ReadDir lists the directory at the absolute path p through the root,
 // sorted by name ([ErrOutsideRoot] for a path leaving it). At most limit+1
 // entries are read (limit <= 0: all), so the caller can tell a cut list.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"time"
 
 	"kitsoki/internal/atomicfile"
@@ -29,8 +30,19 @@ type Baseline struct {
 
 // ReadBaseline reads a baseline; a file that does not exist is an empty
 // baseline (the first run of a new suite), as upstream treats it.
-func ReadBaseline(path string) (*Baseline, error) {
-	data, err := safefile.ReadFile(path, maxBaselineBytes)
+func ReadBaseline(path string) (*Baseline, error) { return ReadBaselineBelow("", path) }
+
+// ReadBaselineBelow is [ReadBaseline] of path read through root (an
+// absolute directory, the project root) when path lies inside it: the read
+// itself is the confinement, so a link leading out of root on the way,
+// planted or swapped in after any check made before the run, is refused
+// the same whether its target exists or not, and nothing outside is read.
+// A path elsewhere, or root "", is read as it is named.
+func ReadBaselineBelow(root, path string) (*Baseline, error) {
+	data, err := readBelow(root, path)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return nil, fmt.Errorf("--baseline %s: the path goes through a symlink leading out of the project root %s; no baseline outside the root is read: remove the link, or name a file elsewhere", path, root)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Baseline{}, nil
 	}
@@ -49,7 +61,7 @@ func ReadBaseline(path string) (*Baseline, error) {
 // there as app's new baseline, through root when path lies inside it
 // (atomicfile.WriteBelow: a link on the way out of root fails the write).
 func TrackBaseline(r *IntentReport, root, path string, threshold float64, update bool, app *story.App, now time.Time) error {
-	b, err := ReadBaseline(path)
+	b, err := ReadBaselineBelow(root, path)
 	if err != nil {
 		return err
 	}
@@ -125,4 +137,21 @@ func WriteIntentsJUnit(w io.Writer, r *IntentReport) error {
 	}
 	top.Time = junit.Secs(float64(r.DurationMillis) / 1000)
 	return junit.Write(w, &top)
+}
+
+// readBelow reads path, capped at maxBaselineBytes, through an os.Root of
+// root when path lies lexically inside it, else by its name.
+func readBelow(root, path string) ([]byte, error) {
+	if root != "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, err
+		}
+		r := safefile.NewRoot(root)
+		defer r.Close()
+		if _, in := r.Rel(abs); in {
+			return r.ReadFile(abs, maxBaselineBytes)
+		}
+	}
+	return safefile.ReadFile(path, maxBaselineBytes)
 }

@@ -34,13 +34,13 @@ func (s *Server) at(p protocol.TextDocumentPositionParams) (path string, st *sto
 // once if it was never checked.
 func (s *Server) storyFor(path string) *story.Story {
 	s.flush()
-	if st := s.ws.story(path); st != nil {
+	if st := s.ws.story(s.rootOf(path), path); st != nil {
 		return st
 	}
 	s.checkMu.Lock()
 	s.checkStories(s.manifestsOf(path))
 	s.checkMu.Unlock()
-	return s.ws.story(path)
+	return s.ws.story(s.rootOf(path), path)
 }
 
 // target kinds a spot can name.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -359,7 +358,8 @@ func (s *Server) schedule(path string, delay time.Duration) {
 // (workspace.storiesOf), less an app.yaml that is neither a file, an open
 // buffer nor a story checked before: a made-up name is no story.
 func (s *Server) manifestsOf(path string) []string {
-	ms := s.ws.storiesOf(path)
+	root := s.rootOf(path)
+	ms := s.ws.storiesOf(root, path)
 	return slices.DeleteFunc(ms, func(m string) bool {
 		if m != path || s.ws.known(m) {
 			return false
@@ -370,7 +370,10 @@ func (s *Server) manifestsOf(path string) []string {
 		if open {
 			return false
 		}
-		fi, err := os.Stat(m)
+		if root == nil {
+			return true
+		}
+		fi, err := root.Stat(m)
 		return err != nil || !fi.Mode().IsRegular()
 	})
 }

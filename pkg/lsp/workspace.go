@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/validate"
@@ -50,15 +51,24 @@ func newWorkspace() *workspace {
 }
 
 // manifestFor finds the app.yaml a file belongs to: itself, or the nearest
-// app.yaml in a parent directory (rooms/*.yaml, flows/*.yaml).
-func manifestFor(path string) string {
+// app.yaml in a parent directory (rooms/*.yaml, flows/*.yaml), looked at
+// through root, the workspace root holding path, and never above it: an
+// app.yaml that a symlink leads out of root from is no manifest, whether
+// its target exists or not (nil root: none).
+func manifestFor(root *safefile.Root, path string) string {
 	if filepath.Base(path) == story.StoryFile {
 		return path
 	}
+	if root == nil {
+		return ""
+	}
 	looked := 0
 	for dir := range story.Ancestors(filepath.Dir(path)) {
+		if _, in := root.Rel(dir); !in {
+			break
+		}
 		m := filepath.Join(dir, story.StoryFile)
-		if fi, err := os.Stat(m); err == nil && fi.Mode().IsRegular() {
+		if fi, err := root.Stat(m); err == nil && fi.Mode().IsRegular() {
 			return m
 		}
 		if looked++; looked == 4 {
@@ -69,13 +79,14 @@ func manifestFor(path string) string {
 }
 
 // storiesOf lists the manifests to re-check when path changes: the story it
-// belongs to and every known story that reads it (an imported child's
-// importers).
-func (w *workspace) storiesOf(path string) []string {
+// belongs to (manifestFor through root) and every known story that reads
+// it (an imported child's importers).
+func (w *workspace) storiesOf(root *safefile.Root, path string) []string {
+	m := manifestFor(root, path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	set := map[string]bool{}
-	if m := manifestFor(path); m != "" {
+	if m != "" {
 		set[m] = true
 	}
 	for m, e := range w.stories {
@@ -177,11 +188,13 @@ func (w *workspace) dropModels() {
 	}
 }
 
-// story returns the last model of the story a file belongs to.
-func (w *workspace) story(path string) *story.Story {
+// story returns the last model of the story a file belongs to
+// (manifestFor through root).
+func (w *workspace) story(root *safefile.Root, path string) *story.Story {
+	m := manifestFor(root, path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if e := w.stories[manifestFor(path)]; e != nil && e.st != nil {
+	if e := w.stories[m]; e != nil && e.st != nil {
 		return e.st
 	}
 	for _, e := range w.stories {

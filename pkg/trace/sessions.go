@@ -12,10 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"kitsoki/internal/lazyre"
@@ -47,68 +44,32 @@ type TraceFile struct {
 	ModTime time.Time `json:"modified"`
 	Size    int64     `json:"size"`
 	AppID   string    `json:"app_id,omitempty"`
+	rel     string    // the name below the sessions directory it was listed in
 }
 
 // MaxSessionsDepth bounds how deep ListTraces descends below the sessions
 // directory; a deeper tree is skipped with one warning.
 const MaxSessionsDepth = 64
 
-// ListTraces returns the *.jsonl traces under dir, newest first, skipping
-// sidecar and dot folders; a missing dir gives none. Too deep or too long
-// paths are skipped and told to warn once.
+// ListTraces returns the *.jsonl traces under dir, newest first,
+// skipping sidecar and dot folders; a missing dir gives none. Too deep or
+// too long paths are skipped and told to warn once. The walk goes through
+// dir opened as a root ([Sessions.List]).
 func ListTraces(dir string, warn func(string)) ([]TraceFile, error) {
-	var out []TraceFile
-	var deep []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir && errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipAll
-			}
-			if p != dir && errors.Is(err, syscall.ENAMETOOLONG) {
-				deep = append(deep, p)
-				return fs.SkipDir
-			}
-			if pe, ok := errors.AsType[*fs.PathError](err); ok {
-				err = pe.Err // it names the (maybe long) path again
-			}
-			return fmt.Errorf("%s: %w", termsafe.ShortPath(p), err)
-		}
-		if d.IsDir() {
-			n := d.Name()
-			if p != dir && (n == promptsDir || n == "transcripts" || strings.HasPrefix(n, ".")) {
-				return fs.SkipDir
-			}
-			if rel, err := filepath.Rel(dir, p); err == nil && p != dir && strings.Count(rel, string(filepath.Separator)) >= MaxSessionsDepth {
-				deep = append(deep, p)
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".jsonl") {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil // vanished meanwhile
-		}
-		out = append(out, TraceFile{Path: p, ID: strings.TrimSuffix(d.Name(), ".jsonl"), ModTime: info.ModTime(), Size: info.Size()})
-		return nil
-	})
+	s, err := OpenSessions(dir)
 	if err != nil {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			err = pe.Err // it names the (maybe long) path again
+		}
 		return nil, fmt.Errorf("list traces under %s: %w", termsafe.ShortPath(dir), err)
 	}
-	if len(deep) > 0 && warn != nil {
-		more := ""
-		if len(deep) > 1 {
-			more = fmt.Sprintf(" and %d more", len(deep)-1)
-		}
-		warn(fmt.Sprintf("list traces under %s: skipped %s%s: more than %d directories below it, or a path too long to open; no trace there is listed (pass one by its path)",
-			termsafe.ShortPath(dir), termsafe.ShortPath(deep[0]), more, MaxSessionsDepth))
-	}
-	slices.SortStableFunc(out, func(a, b TraceFile) int {
-		return cmp.Or(b.ModTime.Compare(a.ModTime), strings.Compare(a.Path, b.Path))
-	})
-	return out, nil
+	defer s.Close()
+	return s.List(warn)
+}
+
+// cmpTrace orders traces newest first, then by path.
+func cmpTrace(a, b TraceFile) int {
+	return cmp.Or(b.ModTime.Compare(a.ModTime), strings.Compare(a.Path, b.Path))
 }
 
 // PeekAppID reads the app_id of a trace's header (first line, at most
@@ -119,6 +80,11 @@ func PeekAppID(path string) string {
 		return ""
 	}
 	defer f.Close()
+	return peekAppID(f)
+}
+
+// peekAppID is PeekAppID of an opened trace.
+func peekAppID(f io.Reader) string {
 	// Most headers fit in a small first read: trace ls peeks at every
 	// file of a listing.
 	var small [4 << 10]byte
