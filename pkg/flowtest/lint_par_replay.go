@@ -185,6 +185,10 @@ func (l *fixtureLint) replayAdvance(t *Turn) {
 		l.endReplay()
 		return
 	}
+	if l.replayStateAsserted(t, rp.sess.State(), "it only advances the clock, on a story with no timeout:, on "+l.replayHow()) {
+		l.endReplay()
+		return
+	}
 	l.replayWorld()
 }
 
@@ -357,6 +361,8 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but %s, fired at %q, rests at %q on %s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
 			t.Index, *t.ExpectState, firedName(t, rp.fired), before, state, how+rp.advancedBy(t), state)
 		l.endReplay()
+	case l.replayStateAsserted(t, state, fmt.Sprintf("%s, fired at %q, on %s", firedName(t, rp.fired), before, how+rp.advancedBy(t))):
+		l.endReplay()
 	case l.replayEvents(t, turn, before) || l.replayView(t, turn, before):
 		l.endReplay()
 	default:
@@ -375,6 +381,13 @@ func (l *fixtureLint) replayFire(t *Turn, world bool) {
 // too, where the walk's own checks leave it to flow-unknown-state.
 func replayStateWrong(t *Turn, state string) bool {
 	return t.ExpectState != nil && *t.ExpectState != "" && *t.ExpectState != state
+}
+
+// replayStateAsserted judges t's expect_not_state and expect_state_in
+// where the run rests at state (stateAssertFails), as the rig compares
+// them; why says how it got there. It reports whether it warned.
+func (l *fixtureLint) replayStateAsserted(t *Turn, state, why string) bool {
+	return t.ExpectError == nil && assertsOtherState(t) && l.stateAssertFails(t, []string{state}, why)
 }
 
 // replayLandFire lands the run's finished jobs, as the rig lands them

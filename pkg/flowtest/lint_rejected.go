@@ -71,18 +71,27 @@ func (l *fixtureLint) rejected(t *Turn) {
 		l.jobs, l.jobsLost = nil, true // the turn may have started a job not followed
 	}
 	l.inbox.lost = l.inbox.lost || l.jobsLost
-	// an inbox finding beside the turn's own says nothing more
-	if !warned && (len(l.ds) == n && l.inboxExpected(t) || l.worldExpected(t)) {
-		l.rest = rest{} // it fails here: the rest is not judged
-		l.world.loseAll()
-		warned = true
-	}
-	if !warned {
-		l.worldAsserted(t)
-	}
-	l.inboxAfter(warned)
+	l.inboxAfter(l.asserted(t, warned, n))
 	l.par = parRest(t)
 	l.noteTerminalRest(t)
+}
+
+// asserted judges t's inbox, world and state assertions where it rests
+// now, when nothing before (warned, or a finding past the first n)
+// found it failing; a failing one leaves the rest and world unknown. It
+// reports whether the turn fails.
+func (l *fixtureLint) asserted(t *Turn, warned bool, n int) bool {
+	if warned {
+		return true
+	}
+	// an inbox finding beside the turn's own says nothing more
+	if len(l.ds) == n && (l.inboxExpected(t) || l.stateAsserted(t)) || l.worldExpected(t) {
+		l.rest = rest{} // it fails here: the rest is not judged
+		l.world.loseAll()
+		return true
+	}
+	l.worldAsserted(t)
+	return false
 }
 
 // rejectedUnplain is rejected's judgement of a turn fired where no plain
