@@ -41,3 +41,30 @@ func TestSoftLimitHasNoStep(t *testing.T) {
 		}
 	}
 }
+
+// The collector's percent follows the live heap with no step: GOGC=200
+// for a small run (a fresh page costs a fault, a collection of a small
+// heap little), rising by at most 150 per MiB more held to GOGC=800 for
+// a large story.
+func TestGCPercentHasNoStep(t *testing.T) {
+	const mib = 1 << 20
+	prev := gcPercent(0)
+	if prev != 200 {
+		t.Fatalf("empty heap: GOGC=%d, want 200", prev)
+	}
+	for live := uint64(mib / 4); live <= 64*mib; live += mib / 4 {
+		got := gcPercent(live)
+		if got < prev || got-prev > 38 { // 150 per MiB, rounded
+			t.Fatalf("live %.2f MiB: GOGC=%d after %d at a quarter MiB less: a step", float64(live)/mib, got, prev)
+		}
+		prev = got
+	}
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{{2 * mib, 200}, {4 * mib, 200}, {6 * mib, 500}, {8 * mib, 800}, {100 * mib, 800}, {math.MaxUint64, 800}} {
+		if got := gcPercent(c.live); got != c.want {
+			t.Errorf("gcPercent(%d MiB) = %d, want %d", c.live/mib, got, c.want)
+		}
+	}
+}

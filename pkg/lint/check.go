@@ -48,6 +48,10 @@ type checker struct {
 	// (story_reads.go).
 	reads map[string]fileRead
 	held  *heldReads
+	// worldReads caches the story's world reads and the template texts
+	// they are listed from, which rules world-key and sorted-string share
+	// (checker.worldKeys).
+	worldReads *worldKeyCheck
 	// sidecars caches the Starlark sidecars read and parsed, by path
 	// (rule_starlark.go).
 	sidecars map[string]sidecarRead

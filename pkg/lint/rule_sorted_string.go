@@ -24,32 +24,35 @@ var sortedForRe = &lazyre.Regexp{Expr: `\{%-?\s*for\s+\w+(?:\s*,\s*\w+)?\s+in\s+
 // panic "TODO: handle sort for type string"; ours fails the fixture,
 // docs/compat/hardening.md). The texts are those rule world-key reads.
 func checkSortedString(c *checker) {
-	wk := &worldKeyCheck{c: c}
-	wk.texts = func(src string, p story.Pos, file bool, where func() string) {
-		if !strings.Contains(src, "sorted") {
-			return
+	for _, t := range c.worldKeys().sources {
+		sortedStrings(c, t.src, t.p, t.file, t.where)
+	}
+}
+
+// sortedStrings warns at each {% for %} loop of src that sorts a string.
+func sortedStrings(c *checker, src string, p story.Pos, file bool, where func() string) {
+	if !strings.Contains(src, "sorted") {
+		return
+	}
+	for _, m := range sortedForRe.Get().FindAllStringSubmatchIndex(src, -1) {
+		if !strings.Contains(src[m[8]:m[9]], "sorted") {
+			continue
 		}
-		for _, m := range sortedForRe.Get().FindAllStringSubmatchIndex(src, -1) {
-			if !strings.Contains(src[m[8]:m[9]], "sorted") {
+		what, why := src[m[2]:m[3]], "a quoted literal"
+		if m[4] >= 0 || m[6] >= 0 {
+			key := src[max(m[4], m[6]):max(m[5], m[7])]
+			if why = stringWorldVar(c.st.Var(key)); why == "" {
 				continue
 			}
-			what, why := src[m[2]:m[3]], "a quoted literal"
-			if m[4] >= 0 || m[6] >= 0 {
-				key := src[max(m[4], m[6]):max(m[5], m[7])]
-				if why = stringWorldVar(c.st.Var(key)); why == "" {
-					continue
-				}
-			}
-			line, col := lineCol(src, m[2])
-			pos := story.Pos{File: p.File, Line: line, Col: col}
-			if !file {
-				pos = c.src.valuePos(p, src, line, col)
-			}
-			c.rep.Warnf(pos, ruleSortedString, "%s: {%% for %%} loops over %s sorted, but %s is a string (%s): pongo2 sorts lists and maps only, so the render fails (upstream panics, aborting the whole test run); drop sorted, or loop over a list",
-				where(), what, what, why)
 		}
+		line, col := lineCol(src, m[2])
+		pos := story.Pos{File: p.File, Line: line, Col: col}
+		if !file {
+			pos = c.src.valuePos(p, src, line, col)
+		}
+		c.rep.Warnf(pos, ruleSortedString, "%s: {%% for %%} loops over %s sorted, but %s is a string (%s): pongo2 sorts lists and maps only, so the render fails (upstream panics, aborting the whole test run); drop sorted, or loop over a list",
+			where(), what, what, why)
 	}
-	wk.collect()
 }
 
 // stringWorldVar says why v holds a string ("" when it may not): it is

@@ -46,8 +46,7 @@ func checkWorldKeys(c *checker) {
 	if !c.st.Imported() && len(c.st.Exits) > 0 {
 		return // a child loaded on its own: checked in its importers' context
 	}
-	wk := &worldKeyCheck{c: c}
-	wk.collect()
+	wk := c.worldKeys()
 	if len(wk.reads) == 0 {
 		return
 	}

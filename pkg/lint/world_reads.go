@@ -25,8 +25,34 @@ type worldKeyCheck struct {
 	at string
 	// texts, when set, is handed every template source the reads are
 	// listed from (file: a template file's whole text, placed in it),
-	// world read or not (rule sorted-string)
-	texts func(src string, p story.Pos, file bool, where func() string)
+	// world read or not; checker.worldKeys keeps them in sources for rule
+	// sorted-string
+	texts   func(src string, p story.Pos, file bool, where func() string)
+	sources []listedText
+}
+
+// listedText is a template source the world reads are listed from, as
+// worldKeyCheck.texts is handed it.
+type listedText struct {
+	src   string
+	p     story.Pos
+	file  bool
+	where func() string
+}
+
+// worldKeys is the story's world reads and the template texts they are
+// listed from, collected once per checker: rules world-key and
+// sorted-string read the same texts, files included.
+func (c *checker) worldKeys() *worldKeyCheck {
+	if c.worldReads == nil {
+		wk := &worldKeyCheck{c: c}
+		wk.texts = func(src string, p story.Pos, file bool, where func() string) {
+			wk.sources = append(wk.sources, listedText{src: src, p: p, file: file, where: where})
+		}
+		wk.collect()
+		c.worldReads = wk
+	}
+	return c.worldReads
 }
 
 // collect lists the reads of the story's own scalars and the template

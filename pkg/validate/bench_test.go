@@ -100,18 +100,55 @@ func BenchmarkCorpusPerStoryNoCache(b *testing.B) {
 	b.ReportMetric(float64(len(files)), "stories")
 }
 
-// BenchmarkStartup runs the built binary's `version` command: the process
-// start-up every command pays (package initialisation included).
-func BenchmarkStartup(b *testing.B) {
+// buildKitsoki builds the kitsoki binary into a temporary directory.
+func buildKitsoki(b *testing.B) string {
+	b.Helper()
 	bin := filepath.Join(b.TempDir(), "kitsoki")
 	build := exec.Command("go", "build", "-o", bin, "kitsoki")
 	build.Dir = filepath.Join("..", "..")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// BenchmarkStartup runs the built binary's `version` command: the process
+// start-up every command pays (package initialisation included).
+func BenchmarkStartup(b *testing.B) {
+	bin := buildKitsoki(b)
 	for b.Loop() {
 		if out, err := exec.Command(bin, "version").CombinedOutput(); err != nil {
 			b.Fatalf("%v: %s", err, out)
 		}
+	}
+}
+
+// BenchmarkCorpusProcess runs the built binary's `validate DIR/...` on the
+// corpus copied N times, a fresh process each time, as a user runs it:
+// start-up, and the fresh memory the process touches, included, which
+// the in-process BenchmarkCorpusOneProcess reuses from one iteration to
+// the next (so it cannot weigh the collector's settings). cpu-ns/op is
+// the child's user+system CPU time, minflt/op its page faults (each
+// page of heap touched for the first time is one), maxrss-MiB its peak
+// resident memory.
+func BenchmarkCorpusProcess(b *testing.B) {
+	bin := buildKitsoki(b)
+	for _, n := range []int{1, 4} {
+		b.Run("x"+strconv.Itoa(n), func(b *testing.B) {
+			files := corpusTimes(b, n)
+			root := filepath.Dir(filepath.Dir(filepath.Dir(files[0])))
+			var use usage
+			for b.Loop() {
+				cmd := exec.Command(bin, "validate", root+"/...")
+				cmd.Env = append(os.Environ(), "NO_COLOR=1")
+				out, err := cmd.CombinedOutput()
+				if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() > 1) {
+					b.Fatalf("kitsoki validate: %v\n%s", err, out)
+				}
+				use.add(cmd.ProcessState)
+			}
+			b.ReportMetric(float64(len(files)), "stories")
+			use.report(b)
+		})
 	}
 }
