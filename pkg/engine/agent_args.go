@@ -17,6 +17,9 @@ func agentArgsError(verb string, with map[string]any) string {
 		if blank("prompt") && str("prompt_path") == "" {
 			return "host.agent.decide: prompt: or prompt_path: argument is required"
 		}
+		if !blank("prompt") && !blank("prompt_path") {
+			return "host.agent.decide: prompt: and prompt_path: are mutually exclusive — set only one"
+		}
 	case "ask":
 		if blank("prompt") && str("prompt_path") == "" {
 			return "host.agent.ask: prompt_path (or prompt) argument is required"

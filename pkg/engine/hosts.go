@@ -144,7 +144,7 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		return nil, "", fmt.Errorf("%s: the call was not rendered", e.Invoke)
 	}
 	if promptErr != nil {
-		return nil, "", fmt.Errorf("%s: %w", e.Invoke, promptErr)
+		return nil, "", promptFailed(e.Invoke, promptErr)
 	}
 	call := r.agentCall(e, alias, args, rc)
 	// the agent layer writes its agent.call.* events to the sink itself: a
@@ -171,6 +171,15 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 	}
 	r.noteAgent(callID, alias)
 	return agentResult(call.Verb, ans), callID, nil
+}
+
+// promptFailed is the failure of an agent call whose prompt could not be
+// rendered (a prompt file missing or not parsing, a decide or task inline
+// prompt not parsing): a domain error of the call, as upstream's real
+// handler answers it (conformance agent-prompt-sources), so on_error and
+// the view treat it as a failed answer, not a broken call.
+func promptFailed(handler string, err error) error {
+	return &AgentDomainError{Msg: handler + ": " + err.Error(), Err: err}
 }
 
 // agentCost is the cost an agent layer's answer reports (its meta.cost_usd,

@@ -112,7 +112,9 @@ func (r *runner) renderInvokeOnce(e *Effect) (args map[string]any, rc *RenderedC
 		}
 		return w, nil, nil, nil
 	}
-	rc, err = r.m.rendererOf(e).RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
+	ce := r.callEnv()
+	ce.Plugin = e.Agent != ""
+	rc, err = r.m.rendererOf(e).RenderAgentCall(e.Invoke, e.ID, e.With, nil, ce)
 	if rc != nil {
 		if serr := r.strictArgs(rc.With); serr != nil {
 			return nil, nil, nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, serr)

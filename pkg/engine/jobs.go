@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -312,8 +311,8 @@ func (r *runner) prepareLive(e *Effect, args map[string]any, rc *RenderedCall, p
 		if err := unregistered(r.so.Agents, e.Invoke); err != nil {
 			return failing(err)
 		}
-		if r.so.Agents == nil || rc == nil || promptErr != nil {
-			return failing(cmp.Or(promptErr, errors.New("no agent layer configured for this run")))
+		if r.so.Agents == nil || rc == nil {
+			return failing(errors.New("no agent layer configured for this run"))
 		}
 		if !r.so.NoAgentHandlers {
 			// refused before any agent starts, as in the foreground
@@ -321,6 +320,11 @@ func (r *runner) prepareLive(e *Effect, args map[string]any, rc *RenderedCall, p
 			if msg := agentArgsError(rc.Verb, rc.With); msg != "" {
 				return func(context.Context) (hostAnswer, error) { return hostAnswer{err: msg}, nil }
 			}
+		}
+		if promptErr != nil {
+			// as in the foreground: a failed answer
+			err := promptFailed(e.Invoke, promptErr)
+			return func(context.Context) (hostAnswer, error) { return agentDomain(hostAnswer{}, err) }
 		}
 		alias, err := r.agentAlias(e)
 		if err != nil {

@@ -71,6 +71,10 @@ type CallEnv struct {
 	// Render, when set, is the context the renders spend their budget in
 	// (a turn's shared budget: renderbudget.go); nil = a budget each.
 	Render context.Context
+	// Plugin is set when the call names an agent: alias (upstream's
+	// plugin path, agent-contract §12.1), whose prompt sources keep
+	// pluginSources; unset, the claude path's (agentSources).
+	Plugin bool
 }
 
 // RenderedCall is one rendered agent call site.
@@ -117,7 +121,7 @@ func (p *PromptRenderer) RenderAgentCall(handler, id string, with any, args map[
 		return nil, &RenderError{Stage: "with", Err: err}
 	}
 	rc := &RenderedCall{Verb: verb, With: w}
-	src, tmplArgs, schema := agentSources(verb, w)
+	src, tmplArgs, schema := agentSources(verb, w, env.Plugin)
 	rc.SchemaPath = schema
 	e["args"] = tmplArgs
 	rc.Prompt, err = p.renderPrompt(src, e)
@@ -270,22 +274,13 @@ func (p *PromptRenderer) env(ce CallEnv, extra map[string]any) map[string]any {
 }
 
 // agentSources picks the prompt source, the template args and the schema
-// path of a verb's rendered with: block (reference agent-contract §12).
+// path of a verb's rendered with: block (reference agent-contract §12,
+// probed on upstream's real handlers: conformance agent-prompt-sources).
 // src.key is set when the source came from a prompt_path key (it must
 // name a file).
-func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any, schema string) {
-	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+func agentSources(verb string, args map[string]any, plugin bool) (src promptSrc, tmplArgs any, schema string) {
 	ctxBlock, _ := args["context"].(map[string]any)
 	acc, _ := args["acceptance"].(map[string]any)
-	src.text = str(args, "prompt")
-	if verb == "decide" {
-		// decide reads its inline prompt trimmed, before pongo2 renders it:
-		// " pr.md " names the file, "  {% if %} hi {% endif %}  " sends " hi "
-		src.text = strings.TrimSpace(src.text)
-	}
-	if src.text == "" {
-		src = promptSrc{text: str(args, "prompt_path"), key: "prompt_path"}
-	}
 	tmplArgs = args["args"]
 	schema = str(args, "schema")
 	if verb != "extract" {
@@ -293,14 +288,37 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 		// keeps what it was given)
 		schema = strings.TrimSpace(schema)
 	}
-	switch verb {
-	case "task": // a missing context: or acceptance: block reads as empty
-		if p := str(ctxBlock, "prompt"); p != "" && src.text == "" {
-			src = promptSrc{text: p}
+	switch {
+	case plugin:
+		src = pluginSources(verb, args, ctxBlock)
+	case verb == "decide":
+		// read trimmed, before pongo2 renders it: " pr.md " names the
+		// file, "  {% if %} hi {% endif %}  " sends " hi "
+		src.text = strings.TrimSpace(str(args, "prompt"))
+		if src.text == "" {
+			src = promptSrc{text: strings.TrimSpace(str(args, "prompt_path")), key: "prompt_path"}
 		}
-		if p := str(ctxBlock, "prompt_path"); p != "" && src.text == "" {
-			src = promptSrc{text: p, key: "context.prompt_path"}
+	case verb == "ask":
+		// prompt_path (trimmed) wins over prompt:; a prompt: naming a
+		// file (trimmed) is that file, else its text is sent as written,
+		// {% %} tags and all: pongo2 renders files only
+		if pp := strings.TrimSpace(str(args, "prompt_path")); pp != "" {
+			src = promptSrc{text: pp, key: "prompt_path"}
+		} else {
+			src = promptSrc{text: str(args, "prompt"), mode: fileOrRaw}
 		}
+	case verb == "task":
+		// upstream's claude path reads context.prompt alone and sends an
+		// empty prompt without one; ours reads a top-level prompt: or
+		// prompt_path: and context.prompt_path too, as stories write them
+		// (docs/compat/agent-contract.md "Prompt sources")
+		src = pluginSources(verb, args, ctxBlock)
+	case verb == "converse": // the question as written, whatever prompt: says
+		src = promptSrc{text: str(args, "question"), mode: literal}
+	case verb == "extract":
+		src = pluginSources(verb, args, ctxBlock)
+	}
+	if verb == "task" { // a missing context: or acceptance: block reads as empty
 		if a, ok := ctxBlock["args"]; ok && tmplArgs == nil {
 			tmplArgs = a
 		}
@@ -309,12 +327,6 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 		}
 		if schema == "" {
 			schema = str(acc, "schema")
-		}
-	case "converse": // the question, whatever prompt: says
-		src = promptSrc{text: str(args, "question")}
-	case "extract":
-		if in := str(args, "input"); in != "" && src.text == "" {
-			src = promptSrc{text: in}
 		}
 	}
 	if src.text == "" {
@@ -326,20 +338,69 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 	return src, tmplArgs, schema
 }
 
+// str is m[k] when it is a string, else "".
+func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+
+// pluginSources is the prompt source of a call on the plugin path (an
+// agent: alias), which the claude path's probes did not reach, and of a
+// task call on both: prompt:
+// (decide's trimmed) before prompt_path; task's context.prompt, then
+// context.prompt_path; converse's question; extract's input. A text
+// naming no file is inline pongo2.
+func pluginSources(verb string, args, ctxBlock map[string]any) promptSrc {
+	src := promptSrc{text: str(args, "prompt")}
+	if verb == "decide" {
+		src.text = strings.TrimSpace(src.text)
+	}
+	if src.text == "" {
+		src = promptSrc{text: str(args, "prompt_path"), key: "prompt_path"}
+	}
+	switch verb {
+	case "task":
+		if p := str(ctxBlock, "prompt"); p != "" && src.text == "" {
+			src = promptSrc{text: p}
+		}
+		if p := str(ctxBlock, "prompt_path"); p != "" && src.text == "" {
+			src = promptSrc{text: p, key: "context.prompt_path"}
+		}
+	case "converse":
+		src = promptSrc{text: str(args, "question")}
+	case "extract":
+		if in := str(args, "input"); in != "" && src.text == "" {
+			src = promptSrc{text: in}
+		}
+	}
+	return src
+}
+
 // promptSrc is where a prompt comes from.
 type promptSrc struct {
 	text string
 	key  string // the prompt_path key it came from (it must name a file), for errors
+	mode srcMode
 }
+
+// srcMode is how a prompt text that names no file is sent.
+type srcMode int
+
+const (
+	fileOrInline srcMode = iota // a file, else inline pongo2
+	fileOrRaw                   // a file (named trimmed), else the text as written
+	literal                     // the text as written, never a file
+)
 
 // renderPrompt renders a prompt file (a path that exists under the story
 // dir) or an inline pongo2 prompt against env.
 func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, error) {
-	if src.text == "" {
-		return "", nil
+	if src.text == "" || src.mode == literal {
+		return src.text, nil
 	}
-	if !strings.ContainsAny(src.text, "\n{") && p.dir != "" {
-		path := src.text
+	name := src.text
+	if src.mode == fileOrRaw {
+		name = strings.TrimSpace(name)
+	}
+	if !strings.ContainsAny(name, "\n{") && p.dir != "" {
+		path := name
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(p.dir, path)
 		}
@@ -356,13 +417,16 @@ func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, erro
 		} else if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 			t, err := p.promptFile(path)
 			if err != nil {
-				return "", fmt.Errorf("%s: %w", src.text, err)
+				return "", fmt.Errorf("%s: %w", name, err)
 			}
 			return t.Render(env)
 		}
 	}
 	if src.key != "" {
 		return "", fmt.Errorf("%s %q names no file in the story directory %s; fix the path or use prompt: for inline text", src.key, src.text, p.dir)
+	}
+	if src.mode == fileOrRaw {
+		return src.text, nil
 	}
 	t, err := p.inlinePrompt(src.text)
 	if err != nil {

@@ -31,7 +31,7 @@ func (r *exampleRenderer) Render(args map[string]any) (string, map[string]any, e
 	if args == nil {
 		args = map[string]any{}
 	}
-	env := engine.CallEnv{World: r.world, StatePath: r.cs.StatePath}
+	env := engine.CallEnv{World: r.world, StatePath: r.cs.StatePath, Plugin: r.cs.Effect != nil && r.cs.Effect.Agent() != ""}
 	if r.cs.State != nil {
 		env.StateDescription = r.cs.State.Description // templates may read state.description, as in a run
 	}

@@ -70,6 +70,24 @@ func TestConformanceGoldensHost(t *testing.T) {
 			t.Errorf("the claude stand-in ran %d times, want 2 (one call per fixture)", n)
 		}
 	})
+	t.Run("agent-prompt-sources", func(t *testing.T) {
+		// bin/claude is a STAND-IN for the claude CLI that keeps the
+		// prompts it is sent: ask's and converse's inline text reaches
+		// it as written, {% %} tags unparsed, where decide's and task's
+		// are rendered (README.md there)
+		dir := filepath.Join(root, "agent-prompt-sources")
+		got := standInClaude(t, dir)
+		conformance.Check(t, dir, "", flowtest.Options{})
+		data, err := os.ReadFile(got)
+		if err != nil {
+			t.Fatalf("the claude stand-in was never started: %v", err)
+		}
+		for _, want := range []string{"A {% if %} x", "K {% if %}", "R {% for %}", "X {% endif %} ", "\np/bad.md\n", "OK yes"} {
+			if !strings.Contains(string(data), want) {
+				t.Errorf("no prompt holding %q reached the stand-in; it read:\n%s", want, data)
+			}
+		}
+	})
 	t.Run("job-agent-args-refused", func(t *testing.T) {
 		// a background host.agent.task with no agent: is refused before
 		// any agent starts: bin/claude (a STAND-IN) never runs (README.md)

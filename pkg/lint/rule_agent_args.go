@@ -9,7 +9,7 @@ import (
 )
 
 var ruleAgentArgs = &Rule{ID: "agent-args", Severity: diag.Warning, LintOnly: true,
-	Summary: "host.agent.<verb> without an argument its verb needs (the call fails before any agent is asked); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args); a top-level decider prompt (inline or its file) that prints {{ args.x }}, which the existing engine renders empty or fails to read",
+	Summary: "host.agent.<verb> without an argument its verb needs, or decide with both prompt: and prompt_path: (the call fails before any agent is asked); an ask prompt: or converse question: holding a {% %} tag, which reaches the agent unrendered (pongo2 renders prompt files only); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args); a top-level decider prompt (inline or its file) that prints {{ args.x }}, which the existing engine renders empty or fails to read",
 	Example: "- {invoke: host.agent.converse, with: {prompt: hello}}"}
 
 // checkAgentArgs warns where an agent invoke's literal with: block lacks an
@@ -32,6 +32,8 @@ func checkAgentArgs(c *checker) {
 				why, key = "host.agent.decide: schema: argument is required", "schema"
 			} else if has && missing(e.With, "prompt") && missing(e.With, "prompt_path") {
 				why, key = "host.agent.decide: prompt: or prompt_path: argument is required", "prompt"
+			} else if !missing(e.With, "prompt") && !missing(e.With, "prompt_path") {
+				why, key = "host.agent.decide: prompt: and prompt_path: are mutually exclusive — set only one", "prompt_path"
 			}
 		case "ask":
 			if missing(e.With, "prompt") && missing(e.With, "prompt_path") {
@@ -52,6 +54,7 @@ func checkAgentArgs(c *checker) {
 		}
 		if why == "" {
 			inlineArgsRead(c, e, site)
+			unreadPrompt(c, e, site)
 			return
 		}
 		pos := e.WithPos(key)
@@ -123,4 +126,23 @@ func inlineArgsRead(c *checker, e *story.Effect, site effSite) {
 		}
 		c.rep.WarnAt(e.WithPos(key), site.Place(), ruleAgentArgs, "%s: %s with.%s prints {{ args.… }}, which renders empty: a with: value renders before the call, where args is not set, so the agent reads %q with it blank; write the value itself ({{ world.x }}) or move the text to a prompt_path file, which renders with args", site.String(), e.Invoke, key, s)
 	}
+}
+
+// unreadPrompt warns where an agent call's prompt text will not reach its
+// agent as the author probably meant (conformance agent-prompt-sources,
+// probed on upstream's real handlers, which this engine follows): ask's
+// inline prompt: and converse's question: are sent as written, so a
+// {% %} tag reaches the agent unrendered.
+func unreadPrompt(c *checker, e *story.Effect, site effSite) {
+	key := map[string]string{"ask": "prompt", "converse": "question"}[agentVerb(e.Invoke)]
+	if key == "" {
+		return
+	}
+	if pp, _ := e.With["prompt_path"].(string); key == "prompt" && strings.TrimSpace(pp) != "" {
+		return // prompt_path wins; prompt: is not sent
+	}
+	if s, _ := e.With[key].(string); !strings.Contains(s, "{%") {
+		return
+	}
+	c.rep.WarnAt(e.WithPos(key), site.Place(), ruleAgentArgs, "%s: %s with.%s holds a {%% %%} tag, which reaches the agent as written: pongo2 renders prompt files only, and an inline %s is sent unrendered; move the text to a prompt_path file (it renders with args) or write it without the tag", site.String(), e.Invoke, key, key)
 }

@@ -112,3 +112,48 @@ func TestDeciderPromptArgs(t *testing.T) {
 		}
 	}
 }
+
+// conformance agent-prompt-sources: ask's inline prompt: and converse's
+// question: reach the agent as written ({% %} unrendered) and decide
+// refuses prompt: with prompt_path:; agent-args names each, and leaves
+// the forms both engines send as meant (task's prompt keys, which ours
+// reads where upstream's claude path does not: a documented difference).
+func TestAgentPromptSourcesWarn(t *testing.T) {
+	const app = "app: {id: p}\nhosts: [host.agent.ask, host.agent.converse, host.agent.task, host.agent.decide]\nagents: {w: {system_prompt: x}}\n" +
+		"intents: {go: {}}\nroot: s\nstates:\n  s:\n    on: {go: [{target: s, effects: [{invoke: VERB, with: WITH}]}]}\n"
+	for _, tc := range []struct {
+		verb, with, want string
+	}{
+		{"host.agent.ask", `{prompt: "A {% if true %}x{% endif %}"}`, "with.prompt holds a {% %} tag"},
+		{"host.agent.converse", `{agent: w, question: "Q {% if %}"}`, "with.question holds a {% %} tag"},
+		{"host.agent.task", `{agent: w, prompt: hi, acceptance: {schema: s.json}}`, ""},
+		{"host.agent.task", `{agent: w, context: {prompt_path: p.md}, acceptance: {schema: s.json}}`, ""},
+		{"host.agent.decide", `{prompt: hi, prompt_path: p.md, schema: s.json}`, "are mutually exclusive"},
+		{"host.agent.ask", `{prompt: "A {% if %}", prompt_path: p.md}`, ""},
+		{"host.agent.ask", `{prompt: "A {{ world.x }}"}`, ""},
+		{"host.agent.ask", `{prompt_path: p.md}`, ""},
+		{"host.agent.task", `{agent: w, context: {prompt: "T {% if true %}x{% endif %}"}, acceptance: {schema: s.json}}`, ""},
+		{"host.agent.decide", `{prompt: "D {% if true %}x{% endif %}", schema: s.json}`, ""},
+	} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", strings.NewReplacer("VERB", tc.verb, "WITH", tc.with).Replace(app))
+		write(t, dir, "s.json", `{"type":"object"}`)
+		write(t, dir, "p.md", "P")
+		_, ds := Load(dir, story.Options{})
+		var got []string
+		for _, d := range ds {
+			if d.Rule == ruleAgentArgs.ID {
+				got = append(got, d.Message)
+			}
+		}
+		if tc.want == "" {
+			if len(got) != 0 {
+				t.Errorf("%s %s: agent-args %v, want none", tc.verb, tc.with, got)
+			}
+			continue
+		}
+		if len(got) != 1 || !strings.Contains(got[0], tc.want) {
+			t.Errorf("%s %s: agent-args %v, want one saying %q", tc.verb, tc.with, got, tc.want)
+		}
+	}
+}
