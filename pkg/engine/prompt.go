@@ -308,11 +308,9 @@ func agentSources(verb string, args map[string]any, plugin bool) (src promptSrc,
 			src = promptSrc{text: str(args, "prompt"), mode: fileOrRaw}
 		}
 	case verb == "task":
-		// upstream's claude path reads context.prompt alone and sends an
-		// empty prompt without one; ours reads a top-level prompt: or
-		// prompt_path: and context.prompt_path too, as stories write them
-		// (docs/compat/agent-contract.md "Prompt sources")
-		src = pluginSources(verb, args, ctxBlock)
+		// context.prompt alone: a top-level prompt: or prompt_path: and
+		// context.prompt_path are not read (an empty prompt is sent)
+		src = promptSrc{text: str(ctxBlock, "prompt")}
 	case verb == "converse": // the question as written, whatever prompt: says
 		src = promptSrc{text: str(args, "question"), mode: literal}
 	case verb == "extract":
@@ -342,8 +340,7 @@ func agentSources(verb string, args map[string]any, plugin bool) (src promptSrc,
 func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
 
 // pluginSources is the prompt source of a call on the plugin path (an
-// agent: alias), which the claude path's probes did not reach, and of a
-// task call on both: prompt:
+// agent: alias), which the claude path's probes did not reach: prompt:
 // (decide's trimmed) before prompt_path; task's context.prompt, then
 // context.prompt_path; converse's question; extract's input. A text
 // naming no file is inline pongo2.

@@ -9,7 +9,7 @@ import (
 )
 
 var ruleAgentArgs = &Rule{ID: "agent-args", Severity: diag.Warning, LintOnly: true,
-	Summary: "host.agent.<verb> without an argument its verb needs, or decide with both prompt: and prompt_path: (the call fails before any agent is asked); an ask prompt: or converse question: holding a {% %} tag, which reaches the agent unrendered (pongo2 renders prompt files only); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args); a top-level decider prompt (inline or its file) that prints {{ args.x }}, which the existing engine renders empty or fails to read",
+	Summary: "host.agent.<verb> without an argument its verb needs, or decide with both prompt: and prompt_path: (the call fails before any agent is asked); an ask prompt: or converse question: holding a {% %} tag, which reaches the agent unrendered (pongo2 renders prompt files only); a task's prompt:, prompt_path: or context.prompt_path, which the call never reads (only context.prompt is); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args); a top-level decider prompt (inline or its file) that prints {{ args.x }}, which the existing engine renders empty or fails to read",
 	Example: "- {invoke: host.agent.converse, with: {prompt: hello}}"}
 
 // checkAgentArgs warns where an agent invoke's literal with: block lacks an
@@ -132,17 +132,35 @@ func inlineArgsRead(c *checker, e *story.Effect, site effSite) {
 // agent as the author probably meant (conformance agent-prompt-sources,
 // probed on upstream's real handlers, which this engine follows): ask's
 // inline prompt: and converse's question: are sent as written, so a
-// {% %} tag reaches the agent unrendered.
+// {% %} tag reaches the agent unrendered; host.agent.task reads
+// context.prompt alone, so a top-level prompt: or prompt_path: or a
+// context.prompt_path is never read and the agent gets an empty prompt.
 func unreadPrompt(c *checker, e *story.Effect, site effSite) {
-	key := map[string]string{"ask": "prompt", "converse": "question"}[agentVerb(e.Invoke)]
-	if key == "" {
-		return
+	switch agentVerb(e.Invoke) {
+	case "ask", "converse":
+		key := "prompt"
+		if agentVerb(e.Invoke) == "converse" {
+			key = "question"
+		}
+		s, _ := e.With[key].(string)
+		if pp, _ := e.With["prompt_path"].(string); key == "prompt" && strings.TrimSpace(pp) != "" {
+			return // prompt_path wins; prompt: is not sent
+		}
+		if !strings.Contains(s, "{%") {
+			return
+		}
+		c.rep.WarnAt(e.WithPos(key), site.Place(), ruleAgentArgs, "%s: %s with.%s holds a {%% %%} tag, which reaches the agent as written: pongo2 renders prompt files only, and an inline %s is sent unrendered; move the text to a prompt_path file (it renders with args) or write it without the tag", site.String(), e.Invoke, key, key)
+	case "task":
+		ctx, _ := e.With["context"].(map[string]any)
+		for _, key := range []string{"prompt", "prompt_path", "context.prompt_path"} {
+			v, ok := e.With[key]
+			if key == "context.prompt_path" {
+				v, ok = ctx["prompt_path"]
+			}
+			if !ok {
+				continue
+			}
+			c.rep.WarnAt(e.WithPos(key), site.Place(), ruleAgentArgs, "%s: host.agent.task never reads with.%s (%v): its prompt is context.prompt alone (a file name or inline text), and without one the agent is sent an empty prompt; write the prompt (or its file name) under context.prompt", site.String(), key, v)
+		}
 	}
-	if pp, _ := e.With["prompt_path"].(string); key == "prompt" && strings.TrimSpace(pp) != "" {
-		return // prompt_path wins; prompt: is not sent
-	}
-	if s, _ := e.With[key].(string); !strings.Contains(s, "{%") {
-		return
-	}
-	c.rep.WarnAt(e.WithPos(key), site.Place(), ruleAgentArgs, "%s: %s with.%s holds a {%% %%} tag, which reaches the agent as written: pongo2 renders prompt files only, and an inline %s is sent unrendered; move the text to a prompt_path file (it renders with args) or write it without the tag", site.String(), e.Invoke, key, key)
 }

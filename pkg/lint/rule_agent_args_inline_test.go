@@ -114,10 +114,9 @@ func TestDeciderPromptArgs(t *testing.T) {
 }
 
 // conformance agent-prompt-sources: ask's inline prompt: and converse's
-// question: reach the agent as written ({% %} unrendered) and decide
-// refuses prompt: with prompt_path:; agent-args names each, and leaves
-// the forms both engines send as meant (task's prompt keys, which ours
-// reads where upstream's claude path does not: a documented difference).
+// question: reach the agent as written ({% %} unrendered), task reads
+// context.prompt alone, and decide refuses prompt: with prompt_path:;
+// agent-args names each, and leaves the forms both engines send as meant.
 func TestAgentPromptSourcesWarn(t *testing.T) {
 	const app = "app: {id: p}\nhosts: [host.agent.ask, host.agent.converse, host.agent.task, host.agent.decide]\nagents: {w: {system_prompt: x}}\n" +
 		"intents: {go: {}}\nroot: s\nstates:\n  s:\n    on: {go: [{target: s, effects: [{invoke: VERB, with: WITH}]}]}\n"
@@ -126,8 +125,9 @@ func TestAgentPromptSourcesWarn(t *testing.T) {
 	}{
 		{"host.agent.ask", `{prompt: "A {% if true %}x{% endif %}"}`, "with.prompt holds a {% %} tag"},
 		{"host.agent.converse", `{agent: w, question: "Q {% if %}"}`, "with.question holds a {% %} tag"},
-		{"host.agent.task", `{agent: w, prompt: hi, acceptance: {schema: s.json}}`, ""},
-		{"host.agent.task", `{agent: w, context: {prompt_path: p.md}, acceptance: {schema: s.json}}`, ""},
+		{"host.agent.task", `{agent: w, prompt: hi, acceptance: {schema: s.json}}`, "never reads with.prompt (hi)"},
+		{"host.agent.task", `{agent: w, prompt_path: p.md, acceptance: {schema: s.json}}`, "never reads with.prompt_path (p.md)"},
+		{"host.agent.task", `{agent: w, context: {prompt_path: p.md}, acceptance: {schema: s.json}}`, "never reads with.context.prompt_path (p.md)"},
 		{"host.agent.decide", `{prompt: hi, prompt_path: p.md, schema: s.json}`, "are mutually exclusive"},
 		{"host.agent.ask", `{prompt: "A {% if %}", prompt_path: p.md}`, ""},
 		{"host.agent.ask", `{prompt: "A {{ world.x }}"}`, ""},

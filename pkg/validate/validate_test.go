@@ -32,9 +32,12 @@ func TestRunCorpusClean(t *testing.T) {
 	// calls pass {{ world.cycle }} and {{ world.max_cycles }} whole, which
 	// hold YAML whole numbers (a set: 0, a default 3) the existing engine's
 	// host.run refuses as uint64 (conformance run-int-world), and
-	// host-run-int says so
+	// host-run-int says so; its conflict state's host.agent.task writes its
+	// prompt file under with.prompt, which the existing engine's task never
+	// reads (it sends an empty prompt: conformance agent-prompt-sources),
+	// and agent-args says so
 	var rest []diag.Diagnostic
-	emitAfterBind, shellInjection, hostRunInt := 0, 0, 0
+	emitAfterBind, shellInjection, hostRunInt, taskPrompt := 0, 0, 0, 0
 	for _, d := range res.Diagnostics {
 		switch {
 		case d.Rule == "emit-after-bind" && strings.HasSuffix(d.File, "conflict.yaml"):
@@ -43,12 +46,14 @@ func TestRunCorpusClean(t *testing.T) {
 			shellInjection++
 		case d.Rule == "host-run-int" && strings.HasSuffix(d.File, "pipeline.yaml"):
 			hostRunInt++
+		case d.Rule == "agent-args" && strings.HasSuffix(d.File, "conflict.yaml"):
+			taskPrompt++
 		default:
 			rest = append(rest, d)
 		}
 	}
-	if len(rest) != 0 || len(res.Invalid) != 0 || emitAfterBind != 2 || shellInjection != 2 || hostRunInt != 6 {
-		t.Fatalf("corpus must validate clean but for conflict-resolve's 2 emit-after-bind and fix-tests' 2 shell-injection and 6 host-run-int warnings, got %v", res.Diagnostics)
+	if len(rest) != 0 || len(res.Invalid) != 0 || emitAfterBind != 2 || shellInjection != 2 || hostRunInt != 6 || taskPrompt != 1 {
+		t.Fatalf("corpus must validate clean but for conflict-resolve's 2 emit-after-bind and 1 agent-args and fix-tests' 2 shell-injection and 6 host-run-int warnings, got %v", res.Diagnostics)
 	}
 }
 
