@@ -8,18 +8,14 @@
 //
 // [Process.Stop]: close stdin, wait StdinGrace, SIGTERM to the group, wait
 // TermGrace, SIGKILL to the group; a grace of 0 skips its wait (TermGrace 0
-// sends no SIGTERM). [Process.Kill] is the immediate form. Whatever ended
-// the child, what it left in its group is killed once its output is
-// copied, so nothing it started outlives it, and no signal is sent to the
-// group after its id may have been freed for reuse.
-//
-// Each child's group is led by a sentinel sh that kills the group when
-// kitsoki dies, SIGKILL included (groupGuard says why one per child); the
-// child itself also gets the parent-death signal on Linux. Without sh the
-// child leads its own group, unguarded once kitsoki is gone, and what it
-// left there is killed as it exits on Linux only. Outside Linux there is
-// no parent-death signal; outside unix SIGTERM is an interrupt (Windows)
-// or a kill.
+// sends no SIGTERM). Whatever ended the leader, the group is killed
+// afterwards, so nothing it started survives. [Process.Kill] is the
+// immediate form. Each child's group is led by a sentinel sh that kills
+// the group when kitsoki dies, SIGKILL included (groupGuard says why one
+// per child and not one per kitsoki); without sh the child leads its own
+// group, unguarded once kitsoki is gone. Outside Linux there is no
+// parent-death signal; outside unix SIGTERM is an interrupt (Windows) or
+// a kill.
 //
 // Each spawner's policy sits next to its spawn code, whose comment gives
 // the details.

@@ -28,6 +28,14 @@ import (
 // after the start leaves a window in which a SIGKILL of kitsoki strands
 // what the child forked.
 //
+// The group's id is held by the sentinel until it is reaped, just after
+// the child: Stop and Kill of a running child signal a held id. Their
+// kill after the child's reaping, for what it left in the group (which a
+// spawner may leave running, as host.run leaves a detached daemon), is
+// sent once the sentinel is gone: it reaches the right group while
+// something the child left still holds the id; when nothing does, the id
+// may have been freed.
+//
 // What is shared is all that can be: the path of sh, looked up once, and
 // the pipe every sentinel reads (only kitsoki holds its write end, and
 // never writes: the pipe ends when kitsoki does).

@@ -35,25 +35,12 @@ func TestMain(m *testing.M) {
 //	env          print the environment, one variable a line
 //	stderr N     write N bytes of 'x' to stderr, then "\nend\n"
 //	pdeath       start a "sleep" grandchild with Start, print its pid, wait
-//	leave        start a "sleep" grandchild in its group, print "ready
-//	             <pid>", exit 0
 //	orphan       start "ignore" with Start, print "<its pid> <its
 //	             grandchild's pid>", wait
-//	nosh         with no sh on PATH, start "leave" with Start, print "<its
-//	             pid> <its group> <its grandchild's pid>", wait for it, exit
 func child(r string) int {
 	switch r {
-	case "leave":
-		gc := exec.Command(os.Args[0])
-		gc.Env = append(os.Environ(), childEnv+"=sleep")
-		if err := gc.Start(); err != nil {
-			fmt.Println("ERR", err)
-			return 1
-		}
-		fmt.Println("ready", gc.Process.Pid)
-		return 0
-	case "orphan", "nosh":
-		return startAndReport(r)
+	case "orphan":
+		return startOrphan()
 	case "block", "sleep":
 		if r == "block" {
 			fmt.Println("ready")
@@ -109,20 +96,15 @@ func child(r string) int {
 	return 2
 }
 
-// startAndReport plays the orphan and nosh roles.
-func startAndReport(r string) int {
-	sub := "ignore"
-	if r == "nosh" {
-		os.Setenv("PATH", "")
-		sub = "leave"
-	}
+// startOrphan plays the orphan role.
+func startOrphan() int {
 	cmd := exec.Command(os.Args[0])
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		fmt.Println("ERR", err)
 		return 1
 	}
-	p, err := Start(context.Background(), cmd, Policy{Env: Env{Policy: EnvInherit, Vars: role(sub)}})
+	p, err := Start(context.Background(), cmd, Policy{Env: Env{Policy: EnvInherit, Vars: role("ignore")}})
 	if err != nil {
 		fmt.Println("ERR", err)
 		return 1
@@ -133,15 +115,10 @@ func startAndReport(r string) int {
 		fmt.Println("ERR", line, err)
 		return 1
 	}
-	if r == "orphan" {
-		fmt.Println(p.Pid(), gc)
-		for {
-			time.Sleep(time.Hour) // not select{}: with no other goroutine the runtime reports a deadlock and exits
-		}
+	fmt.Println(p.Pid(), gc)
+	for {
+		time.Sleep(time.Hour) // not select{}: with no other goroutine the runtime reports a deadlock and exits
 	}
-	fmt.Println(p.Pid(), pgidOf(p.Pid()), gc)
-	p.Wait()
-	return 0
 }
 
 // self is a command re-running the test binary as the child role.

@@ -38,21 +38,3 @@ func TestParentDeathKillsTheChild(t *testing.T) {
 	helper.Wait()
 	eventually(t, "the child outlived its parent", func() bool { return !alive(pid) })
 }
-
-// Without sh there is no sentinel: the child leads its own group, and
-// what it left there is killed as it exits, while its zombie still holds
-// the group's id (waitid without reaping).
-func TestWithoutShTheExitStillKillsWhatTheChildLeft(t *testing.T) {
-	helper, pids := startHelper(t, "nosh")
-	if len(pids) != 3 {
-		t.Fatalf("helper said %v", pids)
-	}
-	child, pgid, gc := pids[0], pids[1], pids[2]
-	if pgid != child {
-		t.Fatalf("child %d is in group %d: want its own (no sentinel without sh)", child, pgid)
-	}
-	if err := helper.Wait(); err != nil {
-		t.Fatalf("helper: %v", err)
-	}
-	eventually(t, "the grandchild outlived its group's leader", func() bool { return !alive(gc) })
-}

@@ -18,14 +18,8 @@ type Process struct {
 	tail  *Tail
 
 	// group is the pid that names the child's process group (the
-	// sentinel's that guards it, or the child's); guard is the sentinel
+	// sentinel's that guards it, or the child's)
 	group int
-	guard *groupGuard
-
-	// gmu orders every signal to the group with the moment its id stops
-	// being held (gone): the sentinel's reaping, or the child's without one
-	gmu  sync.Mutex
-	gone bool
 
 	done chan struct{} // closed once Wait returned
 	err  error         // Wait's result, set before done closes
@@ -77,13 +71,10 @@ func Start(ctx context.Context, cmd *exec.Cmd, pol Policy) (*Process, error) {
 		guard.release()
 		return nil, err // exec closed the pipes it opened
 	}
-	p.group, p.guard = guard.leader(cmd.Process), guard
+	p.group = guard.leader(cmd.Process)
 	go func() {
-		if guard == nil && exitedUnreaped(cmd.Process.Pid) {
-			p.endGroup(true) // the child's zombie holds the id
-		}
 		p.err = cmd.Wait()
-		p.endGroup(guard != nil) // the sentinel holds it, if there is one
+		guard.release()
 		close(p.done)
 	}()
 	if ctx != nil && ctx.Done() != nil {
@@ -96,40 +87,6 @@ func Start(ctx context.Context, cmd *exec.Cmd, pol Policy) (*Process, error) {
 		}()
 	}
 	return p, nil
-}
-
-// endGroup kills what the child left in its group, when held says the
-// group's id is still held (by the sentinel, or by the child's zombie
-// before it is reaped), reaps the sentinel, and sends no signal to the
-// group after. It runs once the child's output is copied (with a
-// sentinel), or as the child exits (without one, where waitid can wait
-// without reaping); otherwise the child's reaping freed the id and what it
-// left is not signalled.
-func (p *Process) endGroup(held bool) {
-	p.gmu.Lock()
-	defer p.gmu.Unlock()
-	if p.gone {
-		return
-	}
-	if held {
-		_ = kill(p.cmd.Process, p.group)
-	}
-	p.guard.release()
-	p.gone = true
-}
-
-// signal sends the group SIGTERM (term) or SIGKILL while its id is still
-// held, and nothing after.
-func (p *Process) signal(term bool) error {
-	p.gmu.Lock()
-	defer p.gmu.Unlock()
-	switch {
-	case p.gone:
-		return nil
-	case term:
-		return terminate(p.cmd.Process, p.group)
-	}
-	return kill(p.cmd.Process, p.group)
 }
 
 // Pid is the child's process id (its group's is its sentinel's, or its
@@ -199,7 +156,8 @@ func (p *Process) Stop() Outcome {
 	p.stopMu.Lock()
 	defer p.stopMu.Unlock()
 	if p.Exited() {
-		p.closeStdin() // the group was killed when the child was reaped
+		p.closeStdin()
+		_ = kill(p.cmd.Process, p.group)
 		return p.result(Exited, false)
 	}
 	p.closeStdin()
@@ -207,10 +165,10 @@ func (p *Process) Stop() Outcome {
 	switch {
 	case p.pol.StdinGrace > 0 && p.WaitFor(p.pol.StdinGrace):
 		out = ExitedOnStdinClose
-	case p.pol.TermGrace > 0 && p.signal(true) == nil && p.WaitFor(p.pol.TermGrace):
+	case p.pol.TermGrace > 0 && terminate(p.cmd.Process, p.group) == nil && p.WaitFor(p.pol.TermGrace):
 		out = ExitedOnTerm
 	}
-	_ = p.signal(false)
+	_ = kill(p.cmd.Process, p.group)
 	<-p.done
 	return p.result(out, true)
 }
@@ -236,6 +194,7 @@ func (p *Process) Kill() {
 	}
 	p.mu.Unlock()
 	p.closeStdin()
-	_ = p.signal(false)
-	<-p.done // what the leader left in its group was killed as it was reaped
+	_ = kill(p.cmd.Process, p.group)
+	<-p.done
+	_ = kill(p.cmd.Process, p.group) // anything the leader left in its group
 }

@@ -334,22 +334,3 @@ func TestSIGKILLOfTheParentEndsTheGroup(t *testing.T) {
 	eventually(t, "the grandchild outlived the SIGKILLed parent", func() bool { return !alive(gc) })
 	eventually(t, "the child outlived the SIGKILLed parent", func() bool { return !alive(child) })
 }
-
-// A child that exits leaving a grandchild in its group takes it along,
-// with no Stop or Kill: nothing it started runs on unguarded after the
-// sentinel is gone.
-func TestExitKillsWhatTheChildLeft(t *testing.T) {
-	p, ready := startRole(t, "leave", Policy{})
-	gc, err := strconv.Atoi(strings.TrimPrefix(ready, "ready "))
-	if err != nil {
-		t.Fatalf("first line %q", ready)
-	}
-	t.Cleanup(func() { syscall.Kill(gc, syscall.SIGKILL) })
-	if err := p.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "the grandchild outlived its group's leader", func() bool { return !alive(gc) })
-	if alive(p.group) && pgidOf(p.group) == p.group {
-		t.Fatalf("sentinel %d still runs", p.group)
-	}
-}
