@@ -334,3 +334,15 @@ func TestSIGKILLOfTheParentEndsTheGroup(t *testing.T) {
 	eventually(t, "the grandchild outlived the SIGKILLed parent", func() bool { return !alive(gc) })
 	eventually(t, "the child outlived the SIGKILLed parent", func() bool { return !alive(child) })
 }
+
+// BenchmarkGuard is the cost a sentinel adds to each child's start: start
+// it, then kill and reap it.
+func BenchmarkGuard(b *testing.B) {
+	for b.Loop() {
+		g := newGuard()
+		if g == nil {
+			b.Skip("no sh")
+		}
+		g.release()
+	}
+}
