@@ -10,8 +10,12 @@
 // TermGrace, SIGKILL to the group; a grace of 0 skips its wait (TermGrace 0
 // sends no SIGTERM). Whatever ended the leader, the group is killed
 // afterwards, so nothing it started survives. [Process.Kill] is the
-// immediate form. Outside Linux there is no parent-death signal; outside
-// unix SIGTERM is an interrupt (Windows) or a kill.
+// immediate form. Each child's group is led by a sentinel sh that kills
+// the group when kitsoki dies, SIGKILL included (groupGuard says why one
+// per child and not one per kitsoki); without sh the child leads its own
+// group, unguarded once kitsoki is gone. Outside Linux there is no
+// parent-death signal; outside unix SIGTERM is an interrupt (Windows) or
+// a kill.
 //
 // Each spawner's policy sits next to its spawn code, whose comment gives
 // the details.

@@ -16,4 +16,4 @@ func (*groupGuard) release() {}
 
 func (*groupGuard) join(*exec.Cmd) {}
 
-func (*groupGuard) leader(child *os.Process) *os.Process { return child }
+func (*groupGuard) leader(child *os.Process) int { return child.Pid }

@@ -35,8 +35,12 @@ func TestMain(m *testing.M) {
 //	env          print the environment, one variable a line
 //	stderr N     write N bytes of 'x' to stderr, then "\nend\n"
 //	pdeath       start a "sleep" grandchild with Start, print its pid, wait
+//	orphan       start "ignore" with Start, print "<its pid> <its
+//	             grandchild's pid>", wait
 func child(r string) int {
 	switch r {
+	case "orphan":
+		return startOrphan()
 	case "block", "sleep":
 		if r == "block" {
 			fmt.Println("ready")
@@ -90,6 +94,31 @@ func child(r string) int {
 	}
 	fmt.Fprintln(os.Stderr, "unknown child role", r)
 	return 2
+}
+
+// startOrphan plays the orphan role.
+func startOrphan() int {
+	cmd := exec.Command(os.Args[0])
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		fmt.Println("ERR", err)
+		return 1
+	}
+	p, err := Start(context.Background(), cmd, Policy{Env: Env{Policy: EnvInherit, Vars: role("ignore")}})
+	if err != nil {
+		fmt.Println("ERR", err)
+		return 1
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	gc, ok := strings.CutPrefix(strings.TrimSpace(line), "ready ")
+	if err != nil || !ok {
+		fmt.Println("ERR", line, err)
+		return 1
+	}
+	fmt.Println(p.Pid(), gc)
+	for {
+		time.Sleep(time.Hour) // not select{}: with no other goroutine the runtime reports a deadlock and exits
+	}
 }
 
 // self is a command re-running the test binary as the child role.

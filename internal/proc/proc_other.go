@@ -9,6 +9,6 @@ import (
 
 func prepare(*exec.Cmd) {}
 
-func terminate(p *os.Process) error { return p.Kill() }
+func terminate(p *os.Process, _ int) error { return p.Kill() }
 
-func kill(p *os.Process) error { return p.Kill() }
+func kill(p *os.Process, _ int) error { return p.Kill() }

@@ -17,11 +17,13 @@ func prepare(cmd *exec.Cmd) {
 	setParentDeath(cmd.SysProcAttr)
 }
 
-func terminate(p *os.Process) error { return signalGroup(p, syscall.SIGTERM) }
-func kill(p *os.Process) error      { return signalGroup(p, syscall.SIGKILL) }
+// terminate and kill signal the process group named group; the child
+// (its member) is the other platforms' target.
+func terminate(_ *os.Process, group int) error { return signalGroup(group, syscall.SIGTERM) }
+func kill(_ *os.Process, group int) error      { return signalGroup(group, syscall.SIGKILL) }
 
-func signalGroup(p *os.Process, sig syscall.Signal) error {
-	err := syscall.Kill(-p.Pid, sig)
+func signalGroup(group int, sig syscall.Signal) error {
+	err := syscall.Kill(-group, sig)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil // the group is already gone
 	}

@@ -15,11 +15,11 @@ func prepare(cmd *exec.Cmd) {
 	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP
 }
 
-func terminate(p *os.Process) error {
+func terminate(p *os.Process, _ int) error {
 	if err := p.Signal(os.Interrupt); err != nil {
 		return p.Kill()
 	}
 	return nil
 }
 
-func kill(p *os.Process) error { return p.Kill() }
+func kill(p *os.Process, _ int) error { return p.Kill() }

@@ -17,9 +17,9 @@ type Process struct {
 	stdin io.WriteCloser
 	tail  *Tail
 
-	// group is the process whose pid names the child's process group
-	// (the sentinel that guards it, or the child)
-	group *os.Process
+	// group is the pid that names the child's process group (the
+	// sentinel's that guards it, or the child's)
+	group int
 
 	done chan struct{} // closed once Wait returned
 	err  error         // Wait's result, set before done closes
@@ -89,7 +89,8 @@ func Start(ctx context.Context, cmd *exec.Cmd, pol Policy) (*Process, error) {
 	return p, nil
 }
 
-// Pid is the child's process id (and its process group's).
+// Pid is the child's process id (its group's is its sentinel's, or its
+// own without one).
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Stdin is the pipe to the child's stdin (nil without Policy.StdinPipe).
@@ -156,7 +157,7 @@ func (p *Process) Stop() Outcome {
 	defer p.stopMu.Unlock()
 	if p.Exited() {
 		p.closeStdin()
-		_ = kill(p.group)
+		_ = kill(p.cmd.Process, p.group)
 		return p.result(Exited, false)
 	}
 	p.closeStdin()
@@ -164,10 +165,10 @@ func (p *Process) Stop() Outcome {
 	switch {
 	case p.pol.StdinGrace > 0 && p.WaitFor(p.pol.StdinGrace):
 		out = ExitedOnStdinClose
-	case p.pol.TermGrace > 0 && terminate(p.group) == nil && p.WaitFor(p.pol.TermGrace):
+	case p.pol.TermGrace > 0 && terminate(p.cmd.Process, p.group) == nil && p.WaitFor(p.pol.TermGrace):
 		out = ExitedOnTerm
 	}
-	_ = kill(p.group)
+	_ = kill(p.cmd.Process, p.group)
 	<-p.done
 	return p.result(out, true)
 }
@@ -193,7 +194,7 @@ func (p *Process) Kill() {
 	}
 	p.mu.Unlock()
 	p.closeStdin()
-	_ = kill(p.group)
+	_ = kill(p.cmd.Process, p.group)
 	<-p.done
-	_ = kill(p.group) // anything the leader left in its group
+	_ = kill(p.cmd.Process, p.group) // anything the leader left in its group
 }

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -114,7 +115,7 @@ func TestStopEscalatesToKillForTheGroup(t *testing.T) {
 		t.Fatalf("Stop returned before the child was reaped, or not by SIGKILL: %v", p.State())
 	}
 	eventually(t, "the grandchild outlived its group", func() bool { return !alive(gc) })
-	eventually(t, "the process group still has live members", func() bool { return !groupAlive(p.group.Pid) })
+	eventually(t, "the process group still has live members", func() bool { return !groupAlive(p.group) })
 	if got := p.Stop(); got != Killed {
 		t.Fatalf("a second Stop = %v, want the first's outcome", got)
 	}
@@ -270,9 +271,78 @@ func TestChildStartsInAGuardedGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pgid == p.Pid() || pgid != p.group.Pid || !alive(pgid) {
-		t.Fatalf("child %d is in group %d (sentinel %d, alive %v): want the running sentinel's group", p.Pid(), pgid, p.group.Pid, alive(pgid))
+	if pgid == p.Pid() || pgid != p.group || !alive(pgid) {
+		t.Fatalf("child %d is in group %d (sentinel %d, alive %v): want the running sentinel's group", p.Pid(), pgid, p.group, alive(pgid))
 	}
 	p.Kill()
 	eventually(t, "the process group still has live members", func() bool { return !groupAlive(pgid) })
+}
+
+// pgidOf is pid's process group (-1 when it is gone).
+func pgidOf(pid int) int {
+	g, err := syscall.Getpgid(pid)
+	if err != nil {
+		return -1
+	}
+	return g
+}
+
+// startHelper starts the test binary as role r outside Start (a stand-in
+// for kitsoki) and returns it with the fields of its first stdout line.
+func startHelper(t *testing.T, r string) (*exec.Cmd, []int) {
+	t.Helper()
+	helper := self(t)
+	helper.Env = append(os.Environ(), childEnv+"="+r, "GORACE=atexit_sleep_ms=0")
+	out, err := helper.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { helper.Process.Kill(); helper.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%s: %v", r, err)
+	}
+	var pids []int
+	for f := range strings.FieldsSeq(line) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("%s said %q", r, line)
+		}
+		pids = append(pids, n)
+		t.Cleanup(func() { syscall.Kill(n, syscall.SIGKILL) }) // what a failure leaves
+	}
+	return helper, pids
+}
+
+// A SIGKILL of kitsoki (the helper) ends every group it started: the
+// child's grandchild, which the parent-death signal never reaches and
+// which ignores SIGTERM, is killed by its group's sentinel.
+func TestSIGKILLOfTheParentEndsTheGroup(t *testing.T) {
+	helper, pids := startHelper(t, "orphan")
+	if len(pids) != 2 {
+		t.Fatalf("helper said %v", pids)
+	}
+	child, gc := pids[0], pids[1]
+	if !alive(child) || !alive(gc) || pgidOf(gc) != pgidOf(child) {
+		t.Fatalf("child %d (alive %v, group %d), grandchild %d (alive %v, group %d)", child, alive(child), pgidOf(child), gc, alive(gc), pgidOf(gc))
+	}
+	helper.Process.Kill()
+	helper.Wait()
+	eventually(t, "the grandchild outlived the SIGKILLed parent", func() bool { return !alive(gc) })
+	eventually(t, "the child outlived the SIGKILLed parent", func() bool { return !alive(child) })
+}
+
+// BenchmarkGuard is the cost a sentinel adds to each child's start: start
+// it, then kill and reap it.
+func BenchmarkGuard(b *testing.B) {
+	for b.Loop() {
+		g := newGuard()
+		if g == nil {
+			b.Skip("no sh")
+		}
+		g.release()
+	}
 }
