@@ -195,8 +195,12 @@ func passes() []pass {
 }
 
 // skips reports whether a load skips ps: a LintOnly rule's pass under
-// LoadRunnable.
-func (src *sources) skips(ps pass) bool { return src.runnable && ps.rule.LintOnly }
+// LoadRunnable, but for the schema pass, whose compiles spend the story's
+// regexp budget (st.Patterns), which the run spends after it: skipped, it
+// would leave the run more to compile than Load does.
+func (src *sources) skips(ps pass) bool {
+	return src.runnable && ps.rule.LintOnly && ps.rule != ruleSchema
+}
 
 // check runs every pass over st, one story of a load (the top story or an
 // imported child), reading files through opts and the load's sources.

@@ -27,10 +27,11 @@ func LoadSource(path string, data []byte, opts story.Options) (*story.Story, []d
 
 // LoadRunnable is Load for a command that runs the story and prints none
 // of its lint findings (kitsoki test): the passes of LintOnly rules are
-// skipped. Those passes report only findings of LintOnly rules, which
-// never refuse a run ([Blocking]), so the story and its blocking errors
-// are Load's; the findings of the other passes are kept. A LintOnly pass
-// that would panic does not refuse the story here.
+// skipped, but for the schema pass (its compiles spend the story's regexp
+// budget, which the run spends too). Those passes report only findings of
+// LintOnly rules, which never refuse a run ([Blocking]), so the story and
+// its blocking errors are Load's; the findings of the other passes are
+// kept. A LintOnly pass that would panic does not refuse the story here.
 func LoadRunnable(path string, opts story.Options) (*story.Story, []diag.Diagnostic) {
 	st, ds := story.Load(path, opts)
 	return checkedWith(st, ds, opts, true)
