@@ -25,6 +25,11 @@ type LoadOptions struct {
 	// Strict refuses a story with any error diagnostic, lint-only ones
 	// included (mcp serve: there is no run to warn before).
 	Strict bool
+	// Runnable checks only what can refuse the story (lint.LoadRunnable),
+	// for a command that prints none of its lint findings (kitsoki test):
+	// the refusals are the same, LintWarnings and Diagnostics lack the
+	// findings of lint-only rules. Strict ignores it.
+	Runnable bool
 }
 
 // Loaded is a story loaded and compiled.
@@ -65,7 +70,11 @@ func (e *LoadError) Error() string {
 // CompileErr set. Unless o.Strict, errors of lint-only rules are kept as
 // LintWarnings and the run goes ahead.
 func Load(path string, o LoadOptions) (*Loaded, error) {
-	st, ds := lint.Load(path, o.Story)
+	load := lint.Load
+	if o.Runnable && !o.Strict {
+		load = lint.LoadRunnable
+	}
+	st, ds := load(path, o.Story)
 	refused := func(d diag.Diagnostic) bool {
 		return d.Severity == diag.Error && (o.Strict || st == nil || lint.Blocking(d)) ||
 			o.Strict && lint.LoaderAccepted(d)

@@ -124,7 +124,9 @@ func (r *Runner) entry(app string) *storyEntry {
 		return e
 	}
 	e := &storyEntry{load: sync.OnceValues(func() (*compose.Loaded, error) {
-		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}
+		// nothing here prints a story's lint findings: only what can
+		// refuse it is checked
+		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}, Runnable: true}
 		lo.Story.Root, lo.Story.Trees, lo.Story.KitsokiRepo = r.opts.Root, r.opts.Trees, r.opts.KitsokiRepo
 		lo.Story.NoEnv = r.opts.Sandbox // no plugin starts to need them
 		return compose.Load(app, lo)

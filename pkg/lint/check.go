@@ -198,13 +198,21 @@ func passes() []pass {
 	}
 }
 
+// skips reports whether a load skips ps: a LintOnly rule's pass under
+// LoadRunnable, but for the schema pass, whose compiles spend the story's
+// regexp budget (st.Patterns), which the run spends after it: skipped, it
+// would leave the run more to compile than Load does.
+func (src *sources) skips(ps pass) bool {
+	return src.runnable && ps.rule.LintOnly && ps.rule != ruleSchema
+}
+
 // check runs every pass over st, one story of a load (the top story or an
 // imported child), reading files through opts and the load's sources.
 func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources) {
 	c := &checker{st: st, rep: rep, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}, held: src.held}
 	start := len(rep.Diags)
 	for _, ps := range passes() {
-		if ps.run == nil {
+		if ps.run == nil || src.skips(ps) {
 			continue
 		}
 		mark := len(rep.Diags)

@@ -10,7 +10,9 @@
 // pass over the story and over each imported child, in its importers'
 // context (lifted.go), as upstream checks a child only after folding it.
 // [Load] and [LoadSource] are the one place a command gets a
-// story with every diagnostic, sorted. A rule that panics is reported as
+// story with every diagnostic, sorted; [LoadRunnable] skips the passes
+// of LintOnly rules for a command that prints none of their findings
+// (kitsoki test). A rule that panics is reported as
 // rule internal, never as a crash.
 //
 // Every diagnostic is created from a *[Rule] value, never from a string.

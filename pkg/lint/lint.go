@@ -25,12 +25,29 @@ func LoadSource(path string, data []byte, opts story.Options) (*story.Story, []d
 	return checked(st, ds, opts)
 }
 
+// LoadRunnable is Load for a command that runs the story and prints none
+// of its lint findings (kitsoki test): the passes of LintOnly rules are
+// skipped, but for the schema pass (its compiles spend the story's regexp
+// budget, which the run spends too). Those passes report only findings of
+// LintOnly rules, which never refuse a run ([Blocking]), so the story and
+// its blocking errors are Load's; the findings of the other passes are
+// kept. A LintOnly pass that would panic does not refuse the story here.
+func LoadRunnable(path string, opts story.Options) (*story.Story, []diag.Diagnostic) {
+	st, ds := story.Load(path, opts)
+	return checkedWith(st, ds, opts, true)
+}
+
 func checked(st *story.Story, ds []diag.Diagnostic, opts story.Options) (*story.Story, []diag.Diagnostic) {
+	return checkedWith(st, ds, opts, false)
+}
+
+// checkedWith is checked, skipping the LintOnly passes when runnable.
+func checkedWith(st *story.Story, ds []diag.Diagnostic, opts story.Options, runnable bool) (*story.Story, []diag.Diagnostic) {
 	if st == nil {
 		return nil, ds
 	}
 	foldLoadPlaces(st, ds)
-	cds, ok := Check(st, opts)
+	cds, ok := checkLoad(st, opts, &heldReads{}, runnable)
 	if !ok {
 		st = nil
 	}
@@ -41,12 +58,13 @@ func checked(st *story.Story, ds []diag.Diagnostic, opts story.Options) (*story.
 // returns the diagnostics, sorted. opts are the load's. ok is false when a
 // rule panicked (reported as rule internal); st is then not to be trusted.
 func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) {
-	return checkLoad(st, opts, &heldReads{})
+	return checkLoad(st, opts, &heldReads{}, false)
 }
 
 // checkLoad is Check, the files its checks read held in held (one for
-// the story and all its children: tests lower its bound).
-func checkLoad(st *story.Story, opts story.Options, held *heldReads) (ds []diag.Diagnostic, ok bool) {
+// the story and all its children: tests lower its bound), the LintOnly
+// passes skipped when runnable (LoadRunnable).
+func checkLoad(st *story.Story, opts story.Options, held *heldReads, runnable bool) (ds []diag.Diagnostic, ok bool) {
 	rep := &yamlnode.Reporter{}
 	// The checks read files through the project roots, which open a
 	// directory descriptor on demand.
@@ -61,7 +79,7 @@ func checkLoad(st *story.Story, opts story.Options, held *heldReads) (ds []diag.
 			ds, ok = diag.Sort(rep.Diags), false
 		}
 	}()
-	src := &sources{read: st.Source, held: held}
+	src := &sources{read: st.Source, held: held, runnable: runnable}
 	for _, child := range st.Children() {
 		check(child, rep, opts, src)
 	}

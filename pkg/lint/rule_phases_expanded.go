@@ -47,7 +47,7 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 	sub := &yamlnode.Reporter{}
 	c := &checker{st: exp, rep: sub, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}, expanded: true, generated: origin, about: map[int]string{}, held: src.held}
 	for _, ps := range passes() {
-		if ps.run != nil && ps.rule != story.RuleImports {
+		if ps.run != nil && ps.rule != story.RuleImports && !src.skips(ps) {
 			ps.run(c)
 		}
 	}

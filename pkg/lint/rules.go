@@ -49,7 +49,8 @@ func lookupRule(id string) (Rule, bool) {
 
 // Blocking reports whether d makes a story unrunnable: an error of a rule
 // upstream's loader also enforces, or of an id this package does not know.
-// Errors of a LintOnly rule are printed as warnings by run, test and eval.
+// Errors of a LintOnly rule are printed as warnings by run and eval
+// (test checks none of them: LoadRunnable).
 func Blocking(d diag.Diagnostic) bool {
 	if d.Severity != diag.Error {
 		return false

@@ -19,6 +19,9 @@ type sources struct {
 	// covered are errors another check of the load reports in full,
 	// dropped once every story is checked (rule_imports.go).
 	covered []coveredDiag
+	// runnable: only the passes of rules that can refuse a run are run
+	// (LoadRunnable).
+	runnable bool
 	// scalar caches the last scalar valuePos read (a rule reporting every
 	// read of one long value asks it again and again).
 	scalar struct {

@@ -94,7 +94,7 @@ func TestStoryReadsBoundPerLoad(t *testing.T) {
 		t.Fatalf("the story does not load: %v", ds)
 	}
 	held := &heldReads{max: 2*size + size/2}
-	ds, _ = checkLoad(st, story.Options{}, held)
+	ds, _ = checkLoad(st, story.Options{}, held, false)
 	var refused []string
 	for _, d := range ds {
 		if strings.Contains(d.Message, "where no more is read") {
