@@ -133,7 +133,7 @@ func checkSessionsDir(dir string) error {
 	rootDir, _ := story.ProjectRoot(wd)
 	r := safefile.NewRoot(rootDir)
 	defer r.Close()
-	if !linksOut(r, dir) {
+	if !r.LeadsOut(dir) {
 		return nil
 	}
 	return usagef("%s: the sessions directory goes through a symlink leading out of the project root %s; no trace outside the root is listed or read: remove the link, pass a trace file by its path, or name the directory itself with --sessions-dir", termsafe.Line(dir), termsafe.Line(r.Dir()))
