@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 
@@ -33,7 +32,7 @@ func checkOutInsideOf(start string, flagPaths ...string) error {
 		}
 		// only a way out is refused here: a missing directory or a file
 		// where one is expected is the writer's own error to explain
-		if !linksOut(r, p) {
+		if !r.LeadsOut(p) {
 			continue
 		}
 		return usagef("%s %s: the path goes through a symlink leading out of the project root %s; nothing is written outside the root: remove the link, or name a file elsewhere", flag, p, r.Dir())
@@ -57,18 +56,4 @@ func checkOutDirs(flagPaths ...string) error {
 		}
 	}
 	return nil
-}
-
-// linksOut says the path p lies inside r as written and a symbolic link
-// on the way leads out of it, whether its target exists or not.
-func linksOut(r *safefile.Root, p string) bool {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return false
-	}
-	if _, in := r.Rel(abs); !in {
-		return false
-	}
-	_, err = r.Stat(abs)
-	return errors.Is(err, safefile.ErrOutsideRoot)
 }

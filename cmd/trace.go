@@ -149,7 +149,7 @@ func checkSessionsDir(dir string) error {
 	rootDir, _ := story.ProjectRoot(wd)
 	r := safefile.NewRoot(rootDir)
 	defer r.Close()
-	if !linksOut(r, dir) {
+	if !r.LeadsOut(dir) {
 		return nil
 	}
 	return sessionsLinkOut(dir, r.Dir())

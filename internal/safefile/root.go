@@ -165,6 +165,22 @@ func (r *Root) Inside(p string) bool {
 	return err == nil || (errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrOutsideRoot))
 }
 
+// LeadsOut reports whether p (absolute, or relative to the working
+// directory) lies inside the root as written and a symbolic link on the
+// way leads out of it, whether that link's target exists or not. A path
+// outside the root as written does not lead out: it was never inside.
+func (r *Root) LeadsOut(p string) bool {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	if _, in := r.Rel(abs); !in {
+		return false
+	}
+	_, err = r.Stat(abs)
+	return errors.Is(err, ErrOutsideRoot)
+}
+
 // Inside is [Root.Inside] for a root used once: dir is opened for the
 // question and closed after it.
 func Inside(dir, p string) bool {

@@ -336,3 +336,39 @@ func TestRelinkedToFIFOAndDirectory(t *testing.T) {
 		t.Errorf("ReadDir(todir/todir) = %d entries, %v; want the root's 4", len(ents), err)
 	}
 }
+
+// LeadsOut is true for a path inside the root as written whose way goes
+// through a symlink out of it, present or dangling, and false for a link
+// that stays inside, a loop, a missing path, and a path outside as written.
+func TestRootLeadsOut(t *testing.T) {
+	base, dir := rootTree(t)
+	for link, target := range map[string]string{
+		"root/gone": filepath.Join(base, "missing"), "root/gonerel": "../missing/deeper",
+		"root/loopa": "loopb", "root/loopb": "loopa",
+	} {
+		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewRoot(dir)
+	defer r.Close()
+	for name, want := range map[string]bool{
+		"esc": true, "absout": true, "absdir": true, "dir/out.txt": true, "absesc": true,
+		"gone": true, "gonerel": true, "gone/below/file": true, "gonerel/x": true,
+		"in.txt": false, "rel": false, "abs": false, "absdirin/s.txt": false, "sub/up": false,
+		"loop": false, "loopa": false, "loopa/x": false, "missing/x": false, ".": false,
+	} {
+		if got := r.LeadsOut(filepath.Join(dir, name)); got != want {
+			t.Errorf("LeadsOut(%s) = %v, want %v", name, got, want)
+		}
+	}
+	for _, p := range []string{filepath.Join(base, "out.txt"), base, filepath.Join(dir, "..", "out.txt")} {
+		if r.LeadsOut(p) {
+			t.Errorf("LeadsOut(%s): a path outside as written was never inside", p)
+		}
+	}
+	t.Chdir(dir)
+	if !r.LeadsOut("esc") || !r.LeadsOut("gone/x") || r.LeadsOut("rel") {
+		t.Error("a path relative to the working directory is taken from there")
+	}
+}

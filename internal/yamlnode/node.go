@@ -69,38 +69,42 @@ func Describe(n *yaml.Node) string {
 	return KindName(n)
 }
 
-// scalarValue is a scalar's value as YAML 1.1 reads it: nil, bool, int,
-// uint64 (a whole number from 2^63 to 2^64), float64, []byte or string.
-func scalarValue(n *yaml.Node) any {
-	switch n.Tag {
+// Scalars is one of upstream's two readings of a YAML scalar: its story
+// decoder's and its flow-fixture decoder's. Both give nil, bool, a whole
+// number, uint64 (a whole number from 2^63 to 2^64), float64, []byte or
+// string, and they part in a few corners: which Go integer type holds a
+// whole number (the other marks a zero written `-0`, signed on both:
+// conformance story-minus-zero, fixture-minus-zero), the words a `!!bool`
+// takes, and how a tagged number's text is read.
+type Scalars int
+
+const (
+	// StoryScalars reads a story file's scalars: whole numbers are int
+	// (`-0` an int64), a `!!bool` is a YAML 1.1 word (anything else
+	// false), a `!!float` keeps underscores and reads a signed NaN.
+	StoryScalars Scalars = iota
+	// FixtureScalars reads a flow fixture's scalars: whole numbers are
+	// int64 (`-0` an int), a `!!bool` is strconv's word (anything else
+	// its text), 0X, 0B and 0O are text, and underscores are dropped.
+	FixtureScalars
+)
+
+// Value is the scalar n's value as d reads it (n's tag says which kind;
+// an untagged node is resolved as yaml.v3 resolves it).
+func (d Scalars) Value(n *yaml.Node) any {
+	switch n.ShortTag() {
 	case "!!null":
 		return nil
 	case "!!bool":
-		b, _ := Bool(n.Value)
-		return b
+		return d.boolean(n.Value)
 	case "!!int":
-		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
-			if isMinusZero(n) {
-				// a minus sign keeps a zero signed, as upstream's decoder
-				// holds it: type() int, false in a when: (conformance
-				// story-minus-zero)
-				return int64(0)
-			}
-			return int(v)
-		}
-		if v, err := strconv.ParseUint(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
-			return v // between 2^63 and 2^64: upstream's decoder holds a uint64
-		}
-		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
-			return v
-		}
-		return n.Value
+		return d.whole(n.Value)
 	case "!!float":
 		if PointlessFloat(n) {
 			return n.Value
 		}
-		if v, err := strconv.ParseFloat(floatText(n.Value), 64); err == nil {
-			return v
+		if f, ok := d.float(n.Value); ok {
+			return f
 		}
 		return n.Value
 	case "!!binary":
@@ -110,6 +114,67 @@ func scalarValue(n *yaml.Node) any {
 		return b
 	}
 	return n.Value
+}
+
+func (d Scalars) boolean(v string) any {
+	if d == StoryScalars {
+		b, _ := Bool(v)
+		return b
+	}
+	if b, err := strconv.ParseBool(strings.ToLower(v)); err == nil {
+		return b
+	}
+	return v
+}
+
+// whole reads a `!!int`'s text v: a whole number, a uint64 past int64,
+// else a float, else the text.
+func (d Scalars) whole(v string) any {
+	s := strings.ReplaceAll(v, "_", "")
+	if d == FixtureScalars {
+		if u := strings.TrimLeft(s, "+-"); len(u) > 1 && u[0] == '0' && strings.ContainsRune("XBO", rune(u[1])) {
+			return v // upstream's fixture decoder knows 0x, 0b, 0o only in lower case: 0X1f is text (probe flowwalk p19)
+		}
+	}
+	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+		switch {
+		case d == StoryScalars && i == 0 && strings.HasPrefix(v, "-"):
+			return int64(0)
+		case d == StoryScalars:
+			return int(i)
+		case i == 0 && strings.HasPrefix(s, "-"):
+			return int(0)
+		}
+		return i
+	}
+	if u, err := strconv.ParseUint(s, 0, 64); err == nil {
+		return u // between 2^63 and 2^64: upstream's decoder holds a uint64 (conformance values-uint64)
+	}
+	if d == StoryScalars {
+		s = v
+	} else if strings.HasPrefix(s, "0o") {
+		if i, err := strconv.ParseInt(s[2:], 8, 64); err == nil {
+			return i
+		}
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	return v
+}
+
+// float reads a `!!float`'s text v, false when it is no number.
+func (d Scalars) float(v string) (float64, bool) {
+	t := floatText(v)
+	if d == FixtureScalars {
+		switch strings.ToLower(v) {
+		case ".inf", "+.inf", "-.inf", ".nan":
+		default:
+			t = strings.ReplaceAll(v, "_", "")
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	return f, err == nil
 }
 
 // PointlessFloat reports whether n is a plain scalar yaml.v3 reads as a

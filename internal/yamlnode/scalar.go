@@ -213,7 +213,7 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 		}
 		switch n.Tag {
 		case "!!null", "!!bool", "!!int", "!!float", "!!binary":
-			return scalarValue(n)
+			return StoryScalars.Value(n)
 		}
 		return w.Intern(n.Value)
 	}

@@ -22,7 +22,7 @@ func isMinusZero(n *yaml.Node) bool {
 // kinds of scalar as upstream's decoder holds them: a whole number n writes
 // as `-0` an int64 0 instead of yaml.v3's int 0, which drops the sign
 // (type() says int, a when: counts it false: conformance
-// cassette-minus-zero), and a `!!binary` the bytes scalarValue gives
+// cassette-minus-zero), and a `!!binary` the bytes StoryScalars.Value gives
 // instead of yaml.v3's string (conformance cassette-binary). Maps and
 // lists are changed in place; merge keys are not followed.
 func UpstreamScalars(n *yaml.Node, v any) any {
@@ -33,7 +33,7 @@ func UpstreamScalars(n *yaml.Node, v any) any {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if isMinusZero(n) || n.Tag == "!!binary" {
-			return scalarValue(n)
+			return StoryScalars.Value(n)
 		}
 	case yaml.SequenceNode:
 		if l, ok := v.([]any); ok && len(l) == len(n.Content) {

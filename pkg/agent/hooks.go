@@ -29,7 +29,6 @@ type HookRequest struct {
 	Prompt    string
 	With      map[string]any
 	SchemaID  string // with.schema path, "" when none
-	SessionID string
 	Turn      int64
 	StatePath string
 }
@@ -88,7 +87,7 @@ func (r *Registry) runPreDispatch(ctx context.Context, c *Call) error {
 		return nil
 	}
 	req := &HookRequest{Alias: c.Alias, Verb: c.Verb, Prompt: c.Prompt, With: copyMap(c.With), SchemaID: schemaID(c),
-		SessionID: c.SessionID, Turn: c.Turn, StatePath: c.StatePath}
+		Turn: c.Turn, StatePath: c.StatePath}
 	veto, err := h.PreDispatch(ctx, req, r.hookEmit(c))
 	if err != nil {
 		return err
@@ -107,7 +106,7 @@ func (r *Registry) runPostReturn(ctx context.Context, c *Call, alias string, val
 		return nil
 	}
 	req := &HookRequest{Alias: alias, Verb: c.Verb, Prompt: c.Prompt, With: c.With, SchemaID: schemaID(c),
-		SessionID: c.SessionID, Turn: c.Turn, StatePath: c.StatePath}
+		Turn: c.Turn, StatePath: c.StatePath}
 	veto, err := h.PostReturn(ctx, req, value, meta, r.hookEmit(c))
 	if err != nil {
 		return &AskError{Kind: KindTransportError, Detail: err.Error(), Underlying: err}

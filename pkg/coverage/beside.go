@@ -1,7 +1,6 @@
 package coverage
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 
@@ -27,7 +26,14 @@ func FindEditorProfile(dir string) (profile, root string, ok bool) {
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			return true
 		}
-		return linksOut(d, p)
+		// only when .kitsoki/ or the profile is there as a name is d
+		// opened to tell whether a symlink on the way leads out of it
+		if _, err := os.Lstat(filepath.Dir(p)); err != nil {
+			return false
+		}
+		r := safefile.NewRoot(d)
+		defer r.Close()
+		return r.LeadsOut(p)
 	})
 	if !ok {
 		return "", "", false
@@ -44,17 +50,4 @@ func (p *Profile) UnreachedByFile(root string) map[string][]Item {
 		out[path] = append(out[path], u.Item)
 	}
 	return out
-}
-
-// linksOut reports whether p, below d, goes through a symlink leading out
-// of d (present or dangling): only when .kitsoki/ or the profile is there
-// as a name is d opened to tell.
-func linksOut(d, p string) bool {
-	if _, err := os.Lstat(filepath.Dir(p)); err != nil {
-		return false
-	}
-	r := safefile.NewRoot(d)
-	defer r.Close()
-	_, err := r.Stat(p)
-	return errors.Is(err, safefile.ErrOutsideRoot)
 }

@@ -123,7 +123,7 @@ func (r *runner) hostEnv() host.Env {
 		dir = abs
 	}
 	return host.Env{SessionID: r.so.SessionID, Turn: r.turn, State: r.statePathForEvent(), World: r.world.Snapshot(), StoryDir: dir,
-		WorkDir: r.so.WorkDir, Now: r.clock.Now, Emit: r.emit,
+		WorkDir: r.so.WorkDir, Now: r.clock.Now,
 		Services: &host.Services{Inbox: r.inbox, Jobs: r.jobs}}
 }
 

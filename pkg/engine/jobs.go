@@ -282,7 +282,6 @@ func (r *runner) submit(e *Effect, args map[string]any, rc *RenderedCall, prompt
 // without touching the session.
 func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, promptErr error) func(ctx context.Context) (hostAnswer, error) {
 	env := r.hostEnv()
-	env.Emit = nil
 	args = jsonvalue.Normalize(args).(map[string]any)
 	if replays(r.so.HostReplay, e.Invoke) {
 		// a replay reads the session: answer it now
@@ -353,9 +352,7 @@ func (r *runner) preflight(e *Effect, args map[string]any) (ans hostAnswer, err 
 	if !ok || !can {
 		return hostAnswer{}, nil, false
 	}
-	env := r.hostEnv()
-	env.Emit = nil
-	res, err := p.Preflight(&host.Call{Handler: e.Invoke, Op: op, Args: jsonvalue.Normalize(args).(map[string]any), Env: env})
+	res, err := p.Preflight(&host.Call{Handler: e.Invoke, Op: op, Args: jsonvalue.Normalize(args).(map[string]any), Env: r.hostEnv()})
 	if res == nil {
 		return hostAnswer{}, err, err != nil
 	}

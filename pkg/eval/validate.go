@@ -32,7 +32,6 @@ type Validation struct {
 	// Loaded is Story as the composition root (pkg/compose) loaded it:
 	// what RunOptions.Plan is resolved from.
 	Loaded   *compose.Loaded
-	AppPath  string    // resolved app path
 	CallSite *CallSite // nil when not found
 	Hashes   Hashes
 	Findings []Finding
@@ -221,7 +220,6 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	if !filepath.IsAbs(appPath) {
 		appPath = filepath.Join(d.Dir(), appPath)
 	}
-	v.AppPath = appPath
 	if why := appOutside(d.Path, d.App, filepath.Clean(appPath)); why != "" {
 		errf("app", "%s", why)
 		return

@@ -16,7 +16,6 @@ import (
 type ServerInstall struct {
 	Bin        string // <dir>/llama-server
 	LibDir     string // the release directory: put it first on LD_LIBRARY_PATH
-	Release    string
 	Platform   string
 	Shim       bool // the libstdc++ shim is installed in LibDir
 	Downloaded bool // bytes were transferred by this call
@@ -65,7 +64,7 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	if err != nil {
 		return ServerInstall{}, err
 	}
-	inst := ServerInstall{Bin: filepath.Join(dir, "llama-server"), LibDir: dir, Release: a.Release, Platform: plat}
+	inst := ServerInstall{Bin: filepath.Join(dir, "llama-server"), LibDir: dir, Platform: plat}
 
 	man, ok := readManifest(dir, a)
 	if ok && !opts.Force && !opts.Verify && (!decision.NeedShim || man.Shim != nil) {

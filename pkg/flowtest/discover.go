@@ -54,11 +54,10 @@ func dirThere(dir string) bool {
 	root, _ := story.ProjectRoot(filepath.Dir(abs))
 	r := safefile.NewRoot(root)
 	defer r.Close()
-	st, err := r.Stat(abs)
-	if errors.Is(err, safefile.ErrOutsideRoot) {
-		return true
+	if st, err := r.Stat(abs); err == nil {
+		return st.IsDir()
 	}
-	return err == nil && st.IsDir()
+	return r.LeadsOut(abs)
 }
 
 // DiscoverUnder reads the fixture files of each story matching glob

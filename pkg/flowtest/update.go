@@ -33,16 +33,9 @@ type FileUpdate struct {
 	Path     string
 	Story    string // the app.yaml its fixtures run against
 	Old, New []byte
-	Changes  []Change
 	fixtures int    // the fixtures of the file it updates
+	changes  int    // the expectations it rewrites
 	edits    []edit // sorted, disjoint
-}
-
-// Change is one rewritten expectation.
-type Change struct {
-	Fixture string // display name
-	Pos     Pos    // where the old value was
-	What    string // e.g. "turn 2 expect_state"
 }
 
 // Refusal is a failing fixture --update did not change.
@@ -115,7 +108,7 @@ func (u *Update) file(ctx context.Context, r *Runner, f *File, byName map[string
 	type planned struct {
 		fx      *Fixture
 		edits   []edit
-		changes []Change
+		changes int
 	}
 	var plans []planned
 	for _, fx := range failing {
@@ -169,10 +162,10 @@ func (u *Update) file(ctx context.Context, r *Runner, f *File, byName map[string
 			continue
 		}
 		keep = append(keep, p.edits...)
-		fu.Changes = append(fu.Changes, p.changes...)
+		fu.changes += p.changes
 		fu.fixtures++
 		u.Fixtures++
-		u.Changes += len(p.changes)
+		u.Changes += p.changes
 	}
 	if len(keep) == 0 {
 		return
@@ -233,9 +226,9 @@ func lastGet(n *yaml.Node, key string) *yaml.Node {
 	return v
 }
 
-func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error) {
+func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, int, Pos, error) {
 	var out []edit
-	var changes []Change
+	changes := 0
 	for _, ch := range chs {
 		n, flow, err := s.node(ch.path)
 		var es []edit
@@ -243,18 +236,18 @@ func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error)
 			es, err = s.rewrite(n, ch.path, ch.want, flow)
 		}
 		if err != nil {
-			return nil, nil, s.sharedAt(n, err, ch.pos), fmt.Errorf("%s: %v", ch.what, err)
+			return nil, 0, s.sharedAt(n, err, ch.pos), fmt.Errorf("%s: %v", ch.what, err)
 		}
 		if len(es) == 0 {
 			continue
 		}
 		out = append(out, es...)
-		changes = append(changes, Change{Fixture: fx.Name(), Pos: ch.pos, What: ch.what})
+		changes++
 	}
 	slices.SortFunc(out, byStart)
 	for i := 1; i < len(out); i++ {
 		if out[i].start < out[i-1].end {
-			return nil, nil, fx.Pos, errors.New("two rewrites overlap; edit the fixture by hand")
+			return nil, 0, fx.Pos, errors.New("two rewrites overlap; edit the fixture by hand")
 		}
 	}
 	return out, changes, fx.Pos, nil

@@ -21,7 +21,7 @@ func (r *Runner) WriteUpdate(u *Update) error {
 		if err := r.writeFile(fu); err != nil {
 			errs = append(errs, fmt.Errorf("%s: not updated: %v", fu.Path, err))
 			u.Fixtures -= fu.fixtures
-			u.Changes -= len(fu.Changes)
+			u.Changes -= fu.changes
 			u.Unwritten++
 		}
 	}

@@ -1,13 +1,9 @@
 package flowtest
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"maps"
-	"math"
-	"strconv"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -198,65 +194,6 @@ func keyString(v any) string {
 	return fmt.Sprint(v)
 }
 
-// minusZero is a whole number written with a minus sign that is 0 (`-0`):
-// upstream's decoder holds a signed integer for it, as for any number
-// written with a minus sign, so it is no uint64 (yamlWhole leaves an int
-// alone): type() says int and a view when: counts it false (conformance
-// fixture-minus-zero).
-const minusZero = int(0)
-
-func scalarValue(n *yaml.Node) any {
-	switch n.ShortTag() {
-	case "!!null":
-		return nil
-	case "!!bool":
-		b, err := strconv.ParseBool(strings.ToLower(n.Value))
-		if err != nil {
-			return n.Value
-		}
-		return b
-	case "!!int":
-		s := strings.ReplaceAll(n.Value, "_", "")
-		if u := strings.TrimLeft(s, "+-"); len(u) > 1 && u[0] == '0' && strings.ContainsRune("XBO", rune(u[1])) {
-			return n.Value // upstream's decoder knows 0x, 0b, 0o only in lower case: 0X1f is text (probe flowwalk p19)
-		}
-		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
-			if i == 0 && strings.HasPrefix(s, "-") {
-				return minusZero
-			}
-			return i
-		}
-		if u, err := strconv.ParseUint(s, 0, 64); err == nil {
-			return u // from 2^63 to 2^64: upstream's decoder holds a uint64 (conformance values-uint64)
-		}
-		if strings.HasPrefix(s, "0o") {
-			if i, err := strconv.ParseInt(s[2:], 8, 64); err == nil {
-				return i
-			}
-		}
-		if f, err := strconv.ParseFloat(s, 64); err == nil {
-			return f
-		}
-		return n.Value
-	case "!!float":
-		if yamlnode.PointlessFloat(n) {
-			return n.Value
-		}
-		switch strings.ToLower(n.Value) {
-		case ".inf", "+.inf":
-			return math.Inf(1)
-		case "-.inf":
-			return math.Inf(-1)
-		case ".nan":
-			return math.NaN()
-		}
-		if f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err == nil {
-			return f
-		}
-		return n.Value
-	case "!!binary":
-		b, _ := base64.StdEncoding.DecodeString(n.Value)
-		return b
-	}
-	return n.Value
-}
+// scalarValue is a fixture scalar's value as upstream's fixture decoder
+// reads it.
+func scalarValue(n *yaml.Node) any { return yamlnode.FixtureScalars.Value(n) }

@@ -31,8 +31,6 @@ type Env struct {
 	WorkDir   string         // the run's working directory (file-writing handlers stay inside it)
 	// Now is the run's clock (virtual in kitsoki test); nil = time.Now.
 	Now func() time.Time
-	// Emit writes an extra trace event attributed to this call; nil = dropped.
-	Emit func(kind string, payload any) error
 	// Services are run-level stores handlers may use (the inbox, the job
 	// store); nil when the run has none.
 	Services *Services

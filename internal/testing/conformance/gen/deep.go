@@ -68,7 +68,7 @@ func (x *deepGen) apply(app, fixture m) {
 		x.deepen("p.ra.a2", a2, "x", false)
 	}
 	x.paths = nil
-	collectPaths("", states, &x.paths)
+	collectPaths(states, &x.paths)
 	if _, ok := app["imports"]; ok {
 		x.paths = append(x.paths, "kid")
 	}
@@ -266,9 +266,9 @@ func relative(path, dest string, up int) string {
 	return strings.Repeat("../", up) + strings.ReplaceAll(rest, ".", "/")
 }
 
-// collectPaths appends every state path under states (parent path p).
-func collectPaths(p string, states m, out *[]string) {
-	eachState(p, states, func(kp string, _ m) { *out = append(*out, kp) })
+// collectPaths appends every state path under states.
+func collectPaths(states m, out *[]string) {
+	eachState("", states, func(kp string, _ m) { *out = append(*out, kp) })
 }
 
 // emits draws parallel emit: events in other company on the arms of the

@@ -91,7 +91,7 @@ func (s *hostSim) effects(fx []any) (string, bool) {
 			id = ""
 		}
 		s.calls = append(s.calls, [2]string{name, id})
-		if to, ok := e["on_error"].(string); ok && s.fails(inv, e) {
+		if to, ok := e["on_error"].(string); ok && s.fails(inv) {
 			return to, true
 		}
 	}
@@ -198,7 +198,7 @@ func (s *hostSim) stub(inv string) m {
 // fails reports whether the stub serving inv answers the call with an
 // error (or nothing serves it); unsure answers (by_call, by_op, a
 // clarification) make the state unknown.
-func (s *hostSim) fails(inv string, e m) bool {
+func (s *hostSim) fails(inv string) bool {
 	if strings.HasPrefix(inv, "iface.ticket.") {
 		inv = "host.local_files.ticket." + strings.TrimPrefix(inv, "iface.ticket.")
 	}

@@ -70,7 +70,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 	states := m{
 		"k1": m{
 			"view":     g.pick("K1 m={{ world.m }} t={{ world.t }}", "K1 {{ state.path }} v={{ world.v }}"),
-			"on_enter": g.impEffects(c, 1, false),
+			"on_enter": g.impEffects(1, false),
 			"on": m{
 				"poke": []any{m{"target": "k2"}},
 				"quit": []any{m{"target": "@exit:done", "effects": []any{m{"set": m{"t": "q{{ world.m }}"}}}}},
@@ -84,7 +84,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 			"on": m{
 				"poke": []any{m{"when": "world.m > 3", "target": "k1", "effects": []any{m{"increment": m{"m": 2}}}}, m{"target": "k1"}},
 				"quit": []any{m{"target": "@exit:bail"}},
-				"hop":  []any{m{"target": g.pick("kc", "k1", "."), "effects": g.impEffects(c, 2, true)}},
+				"hop":  []any{m{"target": g.pick("kc", "k1", "."), "effects": g.impEffects(2, true)}},
 			},
 		},
 		"kc": m{
@@ -95,7 +95,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 				"kc1": m{"view": "KC1 t={{ world.t }}", "on": m{"poke": []any{m{"target": g.pick("../kc2", "../../k1", "k1")}}}},
 				"kc2": m{"view": "KC2 {{ world.flag }}", "on": m{
 					"poke": []any{m{"target": "../kc1"}},
-					"quit": []any{m{"target": "@exit:done", "effects": doneSet(g.impEffects(c, 1, true))}},
+					"quit": []any{m{"target": "@exit:done", "effects": doneSet(g.impEffects(1, true))}},
 				}},
 			},
 		},
@@ -125,7 +125,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 		states["k2"].(m)["timeout"] = m{"after": "5m", "target": "k1"}
 	}
 	if g.chance(40) {
-		states["k2"].(m)["on_enter"] = g.impEffects(c, 2, false)
+		states["k2"].(m)["on_enter"] = g.impEffects(2, false)
 	}
 	if g.chance(30) {
 		// a background job whose on_complete lands on a bare sibling
@@ -195,7 +195,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 // a child's bare on_error (../<name>) may name nothing: ours writes a
 // harness.error there, upstream not (docs/compat/engine.md), so arcs
 // redirect with "." only.
-func (g *gen) impEffects(c *impChild, n int, arc bool) []any {
+func (g *gen) impEffects(n int, arc bool) []any {
 	var out []any
 	for range 1 + g.rnd.IntN(n) {
 		switch g.rnd.IntN(11) {

@@ -77,9 +77,9 @@ var enumValueSets = [][]any{
 	{"Red", "RED", quoted("")},
 }
 
-// slotDefault is a default: drawn for a slot of type typ (or of another
-// type: upstream never checks it).
-func (g *gen) slotDefault(typ string, values []any) any {
+// slotDefault is a default: drawn for a slot of any type (upstream never
+// checks it).
+func (g *gen) slotDefault(values []any) any {
 	if len(values) > 0 && g.chance(70) {
 		return values[g.rnd.IntN(len(values))]
 	}
@@ -112,10 +112,10 @@ func (g *gen) drawSlot(name string, allowEnum bool) islot {
 	case g.chance(35):
 		s.required = true
 		if g.chance(20) {
-			s.def = g.slotDefault(s.typ, s.values) // required with a default
+			s.def = g.slotDefault(s.values) // required with a default
 		}
 	case g.chance(45):
-		s.def = g.slotDefault(s.typ, s.values)
+		s.def = g.slotDefault(s.values)
 	}
 	return s
 }
@@ -166,7 +166,7 @@ func (g *gen) intentStory(id string) []agentFile {
 	if g.chance(50) {
 		pick.slots[0].required = true
 	} else if g.chance(60) {
-		pick.slots[0].def = g.slotDefault("enum", pick.slots[0].values)
+		pick.slots[0].def = g.slotDefault(pick.slots[0].values)
 	}
 	if g.chance(40) {
 		pick.slots = append(pick.slots, g.drawSlot("d", false))
@@ -218,12 +218,12 @@ func (g *gen) intentStory(id string) []agentFile {
 	if withKid {
 		targets = append(targets, "kid")
 	}
-	arms := func(path string, names ...string) m {
+	arms := func(names ...string) m {
 		on := m{}
 		for _, in := range names {
 			// an arm may emit any intent its own state handles (the
 			// loader wants an emitted name on the state or above)
-			on[in] = g.intentArms(in, targets, names...)
+			on[in] = g.intentArms(targets, names...)
 		}
 		if g.chance(15) {
 			// a wildcard takes any other name, declared or not (a
@@ -248,13 +248,13 @@ func (g *gen) intentStory(id string) []agentFile {
 		if !slices.Contains(names, "go") {
 			names = append(names, "go") // every state can move on
 		}
-		return arms(path, names...)
+		return arms(names...)
 	}
 	sa, sb, sc := states["a"].(m), states["b"].(m), states["c"].(m)
 	sa["on"], sb["on"] = handle("a", 4), handle("b", 3)
-	sc["on"] = arms("c", "deep", "put")
+	sc["on"] = arms("deep", "put")
 	if len(is.local["c"]) > 0 {
-		sc["on"].(m)["loc"] = g.intentArms("loc", targets)
+		sc["on"].(m)["loc"] = g.intentArms(targets)
 	}
 	c1, c2 := sc["states"].(m)["c1"].(m), sc["states"].(m)["c2"].(m)
 	c1["on"], c2["on"] = handle("c.c1", 2), handle("c.c2", 2)
@@ -265,17 +265,17 @@ func (g *gen) intentStory(id string) []agentFile {
 		// (story-runtime §3.4 ⚠; not drawn)
 		inner := targets
 		targets = slices.DeleteFunc(slices.Clone(targets), func(t string) bool { return t == "p" || strings.HasPrefix(t, "p.") })
-		p["on"] = arms("p", "deep", "back")
+		p["on"] = arms("deep", "back")
 		ra, rb := p["states"].(m)["ra"].(m), p["states"].(m)["rb"].(m)
 		// a region's arms move within it or leave: a target in the other
 		// region corrupts the configuration upstream (not drawn either)
 		outside := targets // the root's: no p, no p.*
 		targets = append(slices.Clone(outside), "p.ra.a1", "p.ra.a2")
-		ra["states"].(m)["a1"].(m)["on"] = arms("p.ra.a1", "put", "go")
-		ra["states"].(m)["a2"].(m)["on"] = arms("p.ra.a2", "go")
+		ra["states"].(m)["a1"].(m)["on"] = arms("put", "go")
+		ra["states"].(m)["a2"].(m)["on"] = arms("go")
 		targets = append(slices.Clone(outside), "p.rb.b1", "p.rb.b2")
-		rb["states"].(m)["b1"].(m)["on"] = arms("p.rb.b1", "pick", "go")
-		rb["states"].(m)["b2"].(m)["on"] = arms("p.rb.b2", "go", "put")
+		rb["states"].(m)["b1"].(m)["on"] = arms("pick", "go")
+		rb["states"].(m)["b2"].(m)["on"] = arms("go", "put")
 		targets = inner
 		is.leaves = append(is.leaves, "p")
 	}
@@ -287,7 +287,7 @@ func (g *gen) intentStory(id string) []agentFile {
 		if g.chance(30) {
 			// a free-text sink: explicit intents never reach it
 			st["default_intent"] = "note"
-			st["on"].(m)["note"] = g.intentArms("note", targets)
+			st["on"].(m)["note"] = g.intentArms(targets)
 			is.sinks = append(is.sinks, path)
 		}
 		if g.chance(25) {
@@ -410,7 +410,7 @@ var slotGuards = []string{
 
 // intentArms draws one to three arms for intent in: guarded arms with a
 // guard_hint, then (usually) a catch-all.
-func (g *gen) intentArms(in string, targets []string, emits ...string) []any {
+func (g *gen) intentArms(targets []string, emits ...string) []any {
 	var list []any
 	guarded := 0
 	if g.chance(35) {

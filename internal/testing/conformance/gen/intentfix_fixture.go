@@ -120,7 +120,7 @@ func (g *gen) intentFixFiles(mo *ifxModel) []agentFile {
 		var docs []m
 		for range 1 + g.rnd.IntN(3) {
 			s := picked[g.rnd.IntN(len(picked))]
-			doc := g.ifxDoc(mo, s, byState[s.path], &keys)
+			doc := g.ifxDoc(s, byState[s.path], &keys)
 			docs = append(docs, doc)
 		}
 		if g.chance(8) {
@@ -263,7 +263,7 @@ func (g *gen) ifxSlotValue(sd m) any {
 }
 
 // ifxDoc draws one intents document for state s from its entries.
-func (g *gen) ifxDoc(mo *ifxModel, s *ifxState, entries []ifxEntry, keys *[]string) m {
+func (g *gen) ifxDoc(s *ifxState, entries []ifxEntry, keys *[]string) m {
 	doc := m{"test_kind": "intents", "app": "x", "state": s.path}
 	if g.chance(50) {
 		def := m{}
@@ -284,7 +284,7 @@ func (g *gen) ifxDoc(mo *ifxModel, s *ifxState, entries []ifxEntry, keys *[]stri
 		if g.chance(5) && i > 0 {
 			id = "f0-go" // an id used twice
 		}
-		fx := g.ifxFixture(mo, s, entries, id)
+		fx := g.ifxFixture(s, entries, id)
 		*keys = append(*keys, s.path+"::"+id)
 		fxs = append(fxs, fx)
 	}
@@ -319,7 +319,7 @@ func (g *gen) ifxInputs(pool []ifxEntry) []any {
 
 // ifxFixture draws one fixture: positive, expect_failure,
 // expect_fallthrough, or none of those.
-func (g *gen) ifxFixture(mo *ifxModel, s *ifxState, entries []ifxEntry, id string) m {
+func (g *gen) ifxFixture(s *ifxState, entries []ifxEntry, id string) m {
 	fx := m{"id": id}
 	switch r := g.rnd.IntN(100); {
 	case r < 55 && len(entries) > 0:

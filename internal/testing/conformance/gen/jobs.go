@@ -75,7 +75,7 @@ func (x *jobGen) path() string             { return x.paths[x.rnd.IntN(len(x.pat
 // apply adds the jobs to the story, its child and its fixture.
 func (x *jobGen) apply(app, kid, fixture m) {
 	states := app["states"].(m)
-	collectPaths("", states, &x.paths)
+	collectPaths(states, &x.paths)
 	_, x.kid = app["imports"]
 	if x.kid {
 		x.paths = append(x.paths, "kid")
@@ -101,7 +101,7 @@ func (x *jobGen) apply(app, kid, fixture m) {
 		case par && r == 4:
 			p := states["p"].(m)
 			p["on_enter"] = append(asList(p["on_enter"]), x.job("p", false))
-			x.timeout("p", p)
+			x.timeout(p)
 			x.enters = append(x.enters, "p")
 		case r == 5:
 			c := states["c"].(m)
@@ -121,7 +121,7 @@ func (x *jobGen) apply(app, kid, fixture m) {
 			} else {
 				x.armSite(k, st.(m), false)
 			}
-			x.timeout(k, st.(m))
+			x.timeout(st.(m))
 		}
 	}
 	x.settle()
@@ -242,8 +242,8 @@ func (x *jobGen) kidSite(kid m) {
 	x.armSite(k, st, true)
 }
 
-// timeout arms a timeout on the job state at path, at times.
-func (x *jobGen) timeout(path string, st m) {
+// timeout arms a timeout on the job state st, at times.
+func (x *jobGen) timeout(st m) {
 	if _, ok := st["timeout"]; ok || !x.chance(40) {
 		return
 	}

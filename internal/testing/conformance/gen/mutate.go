@@ -35,21 +35,21 @@ type corpusStory struct {
 // corpus directory ("" for shared/corpus beside the repository).
 // With trail, the copy is marked for -trail (storymut_trail.go).
 func writeMutate(dir string, n int, seed uint64, from string, trail bool) error {
-	from, stories, err := sourceStories("mutate", from)
+	_, stories, err := sourceStories("mutate", from)
 	if err != nil {
 		return err
 	}
-	return writeMutateOf(dir, n, seed, from, stories, trail)
+	return writeMutateOf(dir, n, seed, stories, trail)
 }
 
-// writeMutateOf is writeMutate over the corpus stories of from, loaded
+// writeMutateOf is writeMutate over the corpus stories, loaded
 // (corpusStories); it only reads them.
-func writeMutateOf(dir string, n int, seed uint64, from string, stories []*corpusStory, trail bool) error {
+func writeMutateOf(dir string, n int, seed uint64, stories []*corpusStory, trail bool) error {
 	for i := range n {
 		s := seed + uint64(i)
 		cs := stories[s%uint64(len(stories))]
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		if err := copyStory(from, cs, d); err != nil {
+		if err := copyStory(cs, d); err != nil {
 			return err
 		}
 		if trail {
@@ -147,7 +147,7 @@ var siblingSource = regexp.MustCompile(`(?m)^(\s*source:\s*)\.\./([A-Za-z0-9_.-]
 // cassettes the fixtures name, in flows/ or below it, stay where they were). A sibling story an
 // import names as ../X is copied to d/X and the source rewritten to ./X,
 // so that the copy holds everything it loads.
-func copyStory(from string, cs *corpusStory, d string) error {
+func copyStory(cs *corpusStory, d string) error {
 	if err := copyTree(cs.dir, d, true); err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func TestMutateStoriesRun(t *testing.T) {
 		t.Fatalf("corpus stories: %d, error %v", len(stories), err)
 	}
 	n := len(stories)
-	write := func(dir string, n int, seed uint64) error { return writeMutateOf(dir, n, seed, corpus, stories, false) }
+	write := func(dir string, n int, seed uint64) error { return writeMutateOf(dir, n, seed, stories, false) }
 	dir := writeSeeded(t, write, n, 11, "000/origin.txt", "001/flows/m0.yaml", "002/flows/m7.yaml")
 	assertDrawn(t, dir, []string{
 		"advance_clock:", "mutated failure of", "mutated outage of", "extra_slot:", "host.unlisted",

@@ -245,12 +245,12 @@ func (p *phaseSim) phaseOf(state string) (int, string) {
 }
 
 // text is what phase i's parameter substitutes as.
-func (p *phaseSim) text(i int, name string) (string, bool) {
+func (p *phaseSim) text(i int, name string) string {
 	v, ok := p.sh.value(i, name)
 	if !ok {
-		return "", false
+		return ""
 	}
-	return fmt.Sprint(v), true
+	return fmt.Sprint(v)
 }
 
 // arc is the state phase i's next.<arc> names.
@@ -324,11 +324,11 @@ func (p *phaseSim) enter(to string) {
 	case p.sh.onEnter[i]:
 		p.log += "E" + p.sh.ids[i]
 		if i%2 == 0 {
-			t, _ := p.text(i, "title")
+			t := p.text(i, "title")
 			p.calls = append(p.calls, m{"phase": p.sh.ids[i], "enter": t})
 		}
 	case p.sh.tplEnter && rest == "executing":
-		t, _ := p.text(i, "title")
+		t := p.text(i, "title")
 		p.s = "tpl " + t
 		p.sOK = !strings.Contains(t, "{{")
 	}
@@ -369,7 +369,7 @@ func (p *phaseSim) intent(in string, why string) {
 			if in == "bump" && p.sh.bumpDefault {
 				// the default arm is not budgeted: it wins once the
 				// guarded arm is spent
-				lim, _ := p.text(i, "limit")
+				lim := p.text(i, "limit")
 				if l, err := strconv.Atoi(lim); spent || err != nil || p.n >= l {
 					p.enter(id + "_awaiting_reply")
 					return
@@ -385,7 +385,7 @@ func (p *phaseSim) intent(in string, why string) {
 			to = p.arc(i, "done")
 			fx = func() { p.log += ">" + id }
 		case "bump":
-			lim, _ := p.text(i, "limit")
+			lim := p.text(i, "limit")
 			if l, err := strconv.Atoi(lim); err == nil && p.n < l {
 				to = "."
 				st := 1
@@ -398,7 +398,7 @@ func (p *phaseSim) intent(in string, why string) {
 			}
 		case "ask":
 			to = id + "_awaiting_reply"
-			t, _ := p.text(i, "title")
+			t := p.text(i, "title")
 			fx = func() { p.calls = append(p.calls, m{"phase": id, "title": t, "n": fmt.Sprint(p.n)}) }
 			if strings.Contains(t, "{{") {
 				fx = func() { p.calls = append(p.calls, m{"phase": id}) }
@@ -407,7 +407,7 @@ func (p *phaseSim) intent(in string, why string) {
 			to = p.arc(i, "retry")
 		case "flip":
 			to = "."
-			g, _ := p.text(i, "gate")
+			g := p.text(i, "gate")
 			fx = func() {
 				p.s, p.sOK = "shut", true
 				if g == "true" {
@@ -416,7 +416,7 @@ func (p *phaseSim) intent(in string, why string) {
 			}
 		case "name":
 			to = "."
-			t, _ := p.text(i, "title")
+			t := p.text(i, "title")
 			if strings.ContainsAny(t, "{'") || !p.sOK {
 				p.lost = true // a rendered title, or one that breaks the guard
 				return
@@ -431,7 +431,7 @@ func (p *phaseSim) intent(in string, why string) {
 		case "look":
 			to = id + "_review.r1"
 		case "side":
-			k, _ := p.text(i, "kind")
+			k := p.text(i, "kind")
 			to = id + "_" + k
 		case "skip":
 			to = p.arc(i, "skip")
@@ -454,7 +454,7 @@ func (p *phaseSim) intent(in string, why string) {
 			fx = func() { p.s, p.sOK = why, true }
 		case "veto":
 			to = id + "_executing"
-			t, _ := p.text(i, "title")
+			t := p.text(i, "title")
 			fx = func() { p.s, p.sOK = "veto "+t, !strings.Contains(t, "{{") }
 		}
 	case rest == "error":

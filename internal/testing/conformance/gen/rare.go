@@ -61,7 +61,7 @@ func (x *rareGen) path() string             { return x.paths[x.rnd.IntN(len(x.pa
 // fixture; files are the story's further files by path (nil when none).
 func (x *rareGen) apply(app, kid, fx m) (files map[string]any) {
 	states := app["states"].(m)
-	collectPaths("", states, &x.paths)
+	collectPaths(states, &x.paths)
 	for _, p := range x.paths {
 		// its own on_enter, an ancestor's, a parallel sibling region's or
 		// an initial descendant's: a hop or landing there in a clock drain

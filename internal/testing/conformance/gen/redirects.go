@@ -35,7 +35,7 @@ func (x *redirectGen) chance(pct int) bool { return x.rnd.IntN(100) < pct }
 // child is left alone: its hosts are its own).
 func (x *redirectGen) apply(app m) {
 	states := app["states"].(m)
-	collectPaths("", states, &x.paths)
+	collectPaths(states, &x.paths)
 	x.survey("", states)
 	x.walk("", states)
 	for range 1 + x.rnd.IntN(2) {
@@ -44,7 +44,7 @@ func (x *redirectGen) apply(app m) {
 		if st == nil || x.submits[p] || st["type"] == "parallel" {
 			continue
 		}
-		st["on_enter"] = append(asList(st["on_enter"]), x.bad(p, x.origin(p)))
+		st["on_enter"] = append(asList(st["on_enter"]), x.bad(p, x.origin()))
 	}
 }
 
@@ -119,7 +119,7 @@ func (x *redirectGen) bad(path, origin string) m {
 }
 
 // origin is a job origin of the story, or "".
-func (x *redirectGen) origin(path string) string {
+func (x *redirectGen) origin() string {
 	if len(x.origins) == 0 || x.chance(30) {
 		return ""
 	}

@@ -205,7 +205,7 @@ func (g *gen) starFailure() string {
 // starScript draws one script and its sidecar; outs are its declared
 // outputs with what each holds (nil when unknown); sure says the script
 // cannot fail (no call, failure, or output that may break the sidecar).
-func (g *gen) starScript(i int) (script, sidecar string, outs []string, wants map[string]starVal, sure bool) {
+func (g *gen) starScript() (script, sidecar string, outs []string, wants map[string]starVal, sure bool) {
 	sure = true
 	var b strings.Builder
 	b.WriteString("# generated\n")

@@ -81,7 +81,7 @@ func (g *gen) starStory(id string) []agentFile {
 		name := fmt.Sprintf("run%d", i+1)
 		in := fmt.Sprintf("go%d", i+1)
 		intents[in] = m{"title": in}
-		script, sidecar, outs, wants, sureScript := g.starScript(i + 1)
+		script, sidecar, outs, wants, sureScript := g.starScript()
 		inputs, sureIn := g.starInputs()
 		sp := fmt.Sprintf("scripts/s%d.star", i+1)
 		files = append(files, agentFile{sp, script}, agentFile{sp + ".yaml", sidecar})

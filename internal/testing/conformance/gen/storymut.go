@@ -61,14 +61,14 @@ func writeStorymutOf(dir string, n int, seed uint64, from string, stories []*cor
 			if err := os.RemoveAll(d); err != nil {
 				return err
 			}
-			if err := copyStory(from, cs, d); err != nil {
+			if err := copyStory(cs, d); err != nil {
 				return err
 			}
 			if err := copyFixtureFiles(cs.dir, d); err != nil {
 				return err
 			}
 			var err error
-			if edits, err = g.editStory(cs, d); err != nil {
+			if edits, err = g.editStory(d); err != nil {
 				return fmt.Errorf("story %s (seed %d): %w", cs.rel, s, err)
 			}
 			if trail {

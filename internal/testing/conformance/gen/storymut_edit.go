@@ -152,7 +152,7 @@ func (sn *storyNodes) addDecls(in *yaml.Node) {
 
 // editStory parses the story copied to d, applies one to four edits and
 // writes the changed files back; it returns the edits' descriptions.
-func (g *gen) editStory(cs *corpusStory, d string) ([]string, error) {
+func (g *gen) editStory(d string) ([]string, error) {
 	fs, err := storyFiles(d)
 	if err != nil {
 		return nil, err

@@ -115,7 +115,7 @@ func TestStoryTrailMarksLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := writeMutateOf(dir, len(stories), 0, corpus, stories, true); err != nil {
+	if err := writeMutateOf(dir, len(stories), 0, stories, true); err != nil {
 		t.Fatal(err)
 	}
 	for i := range stories {
