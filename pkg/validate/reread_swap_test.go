@@ -101,3 +101,36 @@ func TestSnippetReadsThroughTheRoot(t *testing.T) {
 		}
 	}
 }
+
+// The fixture lint's ignore scan reads a file it did not keep through the
+// story's root: one swapped for a link out between two scans is no longer
+// read (its markers came from outside), one left inside is.
+func TestFixtureMarkersReadThroughTheRoot(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	app := filepath.Join(proj, StoryFile)
+	if err := os.WriteFile(app, []byte("name: x\nroot: a\nstates:\n  a: {}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other, outside := filepath.Join(proj, "other.yaml"), filepath.Join(base, "secret.yaml")
+	for _, p := range []string{other, outside} {
+		if err := os.WriteFile(p, []byte("# kitsoki:ignore\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, _ := story.Load(app, story.Options{LookupEnv: noEnv})
+	if st == nil {
+		t.Fatal("story did not load")
+	}
+	src := fixtureMarkers(st, nil)
+	if _, ok := src(other); !ok {
+		t.Fatal("a file inside the project with a marker not read")
+	}
+	swapOut(t, other, outside)
+	if b, ok := src(other); ok {
+		t.Fatalf("a file linked out read: %q", b)
+	}
+}

@@ -148,9 +148,7 @@ func checkFile(f string, opts Options, stdin bool) checked {
 	var c checked
 	c.roots = []*safefile.Root{opts.Story.ManifestRoot(f)}
 	if st != nil {
-		for _, ch := range st.Children() {
-			c.roots = append(c.roots, ch.FileRoot())
-		}
+		c.roots = append(c.roots, storyRoots(st)...)
 		c.own = make(map[string]bool, len(st.Manifests))
 		for _, m := range st.Manifests {
 			c.own[m] = true
