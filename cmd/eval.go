@@ -339,7 +339,9 @@ func newEvalCheckCmd() *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
-			if err := writeDiags(c, f, ds, diagTool(f), nil); err != nil {
+			// snippets read through the story's project root, as the check did
+			source := diag.RootSource(nil, story.Options{}.ManifestRoot(args[0]))
+			if err := writeDiags(c, f, ds, diagTool(f), source); err != nil {
 				return err
 			}
 			out := c.OutOrStdout()

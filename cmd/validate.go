@@ -84,17 +84,7 @@ kitsoki test --sandbox.`,
 				return err
 			}
 			res := validate.Run(files, opts)
-			var source func(string) ([]byte, bool)
-			if opts.Stdin != nil {
-				source = func(file string) ([]byte, bool) {
-					if file == files[0] {
-						return opts.Stdin, true
-					}
-					b, err := safefile.ReadFile(file, safefile.StoryYAML)
-					return b, err == nil
-				}
-			}
-			if err := writeDiags(c, f, res.Diagnostics, diagTool(f), source); err != nil {
+			if err := writeDiags(c, f, res.Diagnostics, diagTool(f), res.Source); err != nil {
 				return err
 			}
 			errs, warns := diag.Count(res.Diagnostics)

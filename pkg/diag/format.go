@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 )
 
@@ -41,7 +40,10 @@ func ParseFormat(s string) (Format, error) {
 type HumanOptions struct {
 	Color   bool // ANSI colours
 	Snippet bool // quote the source line with a caret
-	// Source returns the contents of a file for snippets; nil reads the file system.
+	// Source returns the contents of a file for snippets: the bytes its
+	// load read, or a read through the same root ([RootSource]); nil
+	// quotes no line. A file is never read again by its path here: one
+	// swapped for a link leading out after the load would be quoted.
 	Source func(file string) ([]byte, bool)
 }
 
@@ -110,13 +112,7 @@ const (
 // the source line and a caret under the column.
 func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 	bw := bufio.NewWriter(w)
-	src := o.Source
-	if src == nil { // read once per file: split below keeps its lines
-		src = func(file string) ([]byte, bool) {
-			b, err := safefile.ReadFile(file, safefile.StoryYAML)
-			return b, err == nil
-		}
-	}
+	src := o.Source // asked once per file: split below keeps its lines
 	paint := func(code, s string) string {
 		if !o.Color {
 			return s
@@ -131,7 +127,7 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 			sev = paint(ansiYellow+ansiBold, string(d.Severity))
 		}
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", paint(ansiBold, termsafe.Printable(d.Pos())), sev, termsafe.Printable(d.Message), paint(ansiDim, "["+termsafe.Line(d.Rule)+"]"))
-		if !o.Snippet || d.Line <= 0 {
+		if !o.Snippet || src == nil || d.Line <= 0 {
 			continue
 		}
 		ls, seen := split[d.File]

@@ -128,13 +128,7 @@ func (l *loader) rootFor(abs string) *safefile.Root {
 			return l.root
 		}
 	}
-	dir, marked := ProjectRoot(filepath.Dir(abs))
-	if !marked {
-		dir = l.opts.fallbackRoot(dir)
-	}
-	if l.root == nil && l.opts.Root != "" {
-		dir = l.opts.Root
-	}
+	dir := l.opts.rootDir(abs, l.root == nil)
 	if r := l.roots[dir]; r != nil {
 		return r
 	}
@@ -144,6 +138,29 @@ func (l *loader) rootFor(abs string) *safefile.Root {
 		l.root = r
 	}
 	return r
+}
+
+// rootDir is the project root directory of the story whose manifest is
+// abs: --root's for the top story (top) when given, else the nearest
+// marked directory above it, else the widest tree holding it.
+func (o Options) rootDir(abs string, top bool) string {
+	if top && o.Root != "" {
+		return o.Root
+	}
+	dir, marked := ProjectRoot(filepath.Dir(abs))
+	if !marked {
+		dir = o.fallbackRoot(dir)
+	}
+	return dir
+}
+
+// ManifestRoot is the project root a load with these options reads the
+// story at path (a directory or its app.yaml) through, found as the load
+// finds it, whether or not the load succeeds: a file of the story read
+// again after the load goes through it, never by its path.
+func (o Options) ManifestRoot(path string) *safefile.Root {
+	abs, _ := filepath.Abs(ManifestPath(path))
+	return safefile.NewRoot(o.rootDir(abs, true))
 }
 
 // closeRoots closes what the load's roots opened (a root reopens on use).

@@ -90,7 +90,7 @@ func TestIgnoreGolden(t *testing.T) {
 			ds = append(ds, d)
 		}
 	}
-	if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true}); err != nil {
+	if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true, Source: res.Source}); err != nil {
 		t.Fatal(err)
 	}
 	golden.CheckString(t, filepath.Join("testdata", "ignore", "expect.golden"), b.String())

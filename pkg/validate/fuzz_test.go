@@ -37,7 +37,8 @@ func FuzzValidate(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "flows", "case.yaml"), flow, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		ds := Run([]string{appPath}, Options{Story: story.Options{LookupEnv: noEnv}, Flows: true}).Diagnostics
+		res := Run([]string{appPath}, Options{Story: story.Options{LookupEnv: noEnv}, Flows: true})
+		ds := res.Diagnostics
 		for _, d := range ds {
 			if d.File != "" && !strings.HasPrefix(d.File, dir) && !strings.HasPrefix(d.File, "flows") && d.File != StoryFile {
 				t.Fatalf("diagnostic names a file outside the story: %s", d)
@@ -47,7 +48,7 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 		var b bytes.Buffer
-		if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true}); err != nil {
+		if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true, Source: res.Source}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/internal/testing/golden"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
@@ -31,12 +32,15 @@ func validateLikeCmd(t *testing.T, apps []string, strict bool) []diag.Diagnostic
 	return Run(apps, Options{Story: story.Options{LookupEnv: noEnv}, Strict: strict, Flows: true}).Diagnostics
 }
 
+// repoSource reads a file the goldens name through the repository's root.
+var repoSource = diag.RootSource(nil, safefile.NewRoot(filepath.Join("..", "..")))
+
 // human renders ds as the human format with snippets, machine paths
 // replaced by $PKG.
 func human(t *testing.T, ds []diag.Diagnostic) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true}); err != nil {
+	if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true, Source: repoSource}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -52,6 +53,10 @@ type Result struct {
 	// Stories, with Options.KeepStories, maps each file to the model its
 	// load returned (lint.Load).
 	Stories map[string]*story.Story
+	// Source gives the bytes of a file a diagnostic names, for snippets:
+	// those the load kept, else a read through the project root the load
+	// read through (diag.RootSource), never a read by path.
+	Source func(file string) ([]byte, bool)
 }
 
 // Rules lists every rule a validate run can report: the one list
@@ -86,7 +91,17 @@ func Run(files []string, opts Options) Result {
 		})
 	}
 	g.Wait()
-	res := Result{Files: files, Diagnostics: applyIgnores(files, dropFoldedTwice(per), opts.Strict), Invalid: map[string]bool{}}
+	kept, roots := sourcesOf(per)
+	if opts.Stdin != nil && len(files) == 1 {
+		if _, ok := kept[files[0]]; !ok || kept[files[0]] == nil {
+			kept[files[0]] = opts.Stdin
+		}
+	}
+	res := Result{Files: files, Diagnostics: applyIgnores(files, dropFoldedTwice(per), kept, roots, opts.Strict), Invalid: map[string]bool{}}
+	res.Source = diag.RootSource(func(f string) ([]byte, bool) {
+		b := kept[f]
+		return b, b != nil
+	}, roots...)
 	if opts.KeepStories {
 		res.Stories = make(map[string]*story.Story, len(files))
 	}
@@ -110,8 +125,12 @@ func Run(files []string, opts Options) Result {
 // checked is what Run keeps of one file's check: the bytes of the files
 // with an ignore marker only (nil for the others).
 type checked struct {
-	own     map[string]bool // the story's own files: its manifest and those it includes
-	model   *story.Story
+	own   map[string]bool // the story's own files: its manifest and those it includes
+	model *story.Story
+	// roots are the project roots the load read through: the top story's
+	// (found as the load finds it, even when the load failed) and those of
+	// its children outside it. A file read again goes through them.
+	roots   []*safefile.Root
 	diags   []diag.Diagnostic
 	flows   []diag.Diagnostic // fixture findings, kept apart from the ignore pass
 	sources map[string][]byte
@@ -127,7 +146,9 @@ func checkFile(f string, opts Options, stdin bool) checked {
 		st, ds = lint.Load(f, opts.Story)
 	}
 	var c checked
+	c.roots = []*safefile.Root{opts.Story.ManifestRoot(f)}
 	if st != nil {
+		c.roots = append(c.roots, storyRoots(st)...)
 		c.own = make(map[string]bool, len(st.Manifests))
 		for _, m := range st.Manifests {
 			c.own[m] = true
@@ -170,31 +191,49 @@ func checkFile(f string, opts Options, stdin bool) checked {
 	return c
 }
 
+// sourcesOf merges what the checks kept of their files' bytes (nil for a
+// file the load read without an ignore marker) and their roots, each
+// directory once.
+func sourcesOf(per []checked) (map[string][]byte, []*safefile.Root) {
+	kept := map[string][]byte{}
+	var roots []*safefile.Root
+	seen := map[string]bool{}
+	for _, c := range per {
+		maps.Copy(kept, c.sources)
+		for _, r := range c.roots {
+			if !seen[r.Dir()] {
+				seen[r.Dir()] = true
+				roots = append(roots, r)
+			}
+		}
+	}
+	return kept, roots
+}
+
 // applyIgnores drops the story findings a '# kitsoki:ignore' comment
 // silences, adds those about unknown rules (and, strict, comments that
-// silence nothing), and sorts them.
-func applyIgnores(files []string, per []checked, strict bool) []diag.Diagnostic {
+// silence nothing), and sorts them. The markers are those of the bytes
+// the load read (kept); a file it did not keep (a manifest that did not
+// parse, a file a warning names beside the story's YAML) is read through
+// roots, never again by its path.
+func applyIgnores(files []string, per []checked, kept map[string][]byte, roots []*safefile.Root, strict bool) []diag.Diagnostic {
 	var all []diag.Diagnostic
-	var yamlFiles []string
-	merged := map[string][]byte{}
+	yamlFiles := slices.Collect(maps.Keys(kept))
 	for i, c := range per {
 		all = append(all, c.diags...)
-		for f, b := range c.sources {
-			merged[f] = b
-			yamlFiles = append(yamlFiles, f)
-		}
 		if len(c.sources) == 0 {
 			yamlFiles = append(yamlFiles, files[i])
 		}
 	}
 	slices.Sort(yamlFiles)
 	known := summaries()
+	read := diag.RootSource(nil, roots...)
 	src := func(f string) ([]byte, bool) { // a file without the marker is not scanned
-		if b, ok := merged[f]; ok {
+		if b, ok := kept[f]; ok {
 			return b, b != nil
 		}
-		b, err := safefile.ReadFile(f, safefile.StoryYAML)
-		return b, err == nil && bytes.Contains(b, ignoreMarker)
+		b, ok := read(f)
+		return b, ok && bytes.Contains(b, ignoreMarker)
 	}
 	ignoreID := lint.IgnoreRule().ID
 	ig := diag.ApplyIgnores(all, yamlFiles, src, func(id string) bool { _, ok := known[id]; return ok }, ignoreID)
