@@ -74,7 +74,8 @@ func TestEnvEmptyRef(t *testing.T) {
 // An empty kind warns only where a later kind holds something (it would
 // have won by the written order), a lone say: "" and an empty target:
 // warn, and the ordinary neighbours do not: a real kind alone, an empty
-// invoke: or bind: beside a real target, a say: that holds text.
+// invoke: or bind: beside a real target, a say: that holds text, a
+// value of the wrong type (its type error says enough).
 func TestEffectEmpty(t *testing.T) {
 	const head = "app: {id: e}\nroot: r\nintents:\n  go: {}\nstates:\n  r:\n    on:\n      go: [{target: r, effects: [%s]}]\n"
 	for _, tc := range []struct {
@@ -97,6 +98,14 @@ func TestEffectEmpty(t *testing.T) {
 		{`{set: {a: 1}, say: ""}`, 0},
 		{`{invoke: host.run, with: {cmd: "true"}, bind: {}}`, 0},
 		{`{say: hi, invoke: ""}`, 0},
+		{`{say: [x]}`, 0},
+		{`{set: [1], say: hi}`, 0},
+		{`{target: [a]}`, 0},
+		{`{increment: 5, say: hi}`, 0},
+		{`{say: {a: 1}}`, 0},
+		{`{set: null, say: hi}`, 1},
+		{`{say: '', invoke: host.run, with: {cmd: "true"}}`, 1},
+		{`{say: , invoke: host.run, with: {cmd: "true"}}`, 1},
 	} {
 		got := loadRuleFindings(t, fmt.Sprintf(head, tc.eff), ruleEffectEmpty.ID)
 		if len(got) != tc.want {
