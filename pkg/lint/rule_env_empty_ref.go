@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 var ruleEnvEmptyRef = &Rule{ID: "env-empty-ref", Severity: diag.Warning, LintOnly: true,
@@ -16,22 +17,19 @@ var ruleEnvEmptyRef = &Rule{ID: "env-empty-ref", Severity: diag.Warning, LintOnl
 // plugin-env-empty-ref). There is no escape that writes a literal ${}.
 func checkEnvEmptyRefs(c *checker) {
 	const fix = "the existing engine stops substituting at an empty reference and drops the whole value, text and ${VAR}s after it included; remove the ${} (write \"\" for an empty value: there is no escape for a literal ${})"
-	for _, alias := range sortedMapKeys(c.st.AgentPlugins) {
-		ap := c.st.AgentPlugins[alias]
-		if ap == nil {
-			continue
+	warn := func(owner, who string, refs []story.EmptyRef) {
+		for _, r := range refs {
+			c.rep.Warnf(r.Pos, ruleEnvEmptyRef, "%s: %s holds an empty reference ${}: %s receives %s — %s", owner, r.Field, who, received(r.Field), fix)
 		}
-		for _, r := range ap.EmptyRefs {
-			c.rep.Warnf(r.Pos, ruleEnvEmptyRef, "agent_plugins.%s: %s holds an empty reference ${}: the plugin receives %s — %s", alias, r.Field, received(r.Field), fix)
+	}
+	for _, alias := range sortedMapKeys(c.st.AgentPlugins) {
+		if ap := c.st.AgentPlugins[alias]; ap != nil {
+			warn("agent_plugins."+alias, "the plugin", ap.EmptyRefs)
 		}
 	}
 	for _, name := range sortedMapKeys(c.st.Providers) {
-		pr := c.st.Providers[name]
-		if pr == nil {
-			continue
-		}
-		for _, r := range pr.EmptyRefs {
-			c.rep.Warnf(r.Pos, ruleEnvEmptyRef, "providers.%s: %s holds an empty reference ${}: the agent's process receives %s — %s", name, r.Field, received(r.Field), fix)
+		if pr := c.st.Providers[name]; pr != nil {
+			warn("providers."+name, "the agent's process", pr.EmptyRefs)
 		}
 	}
 }
