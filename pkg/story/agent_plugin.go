@@ -48,6 +48,9 @@ type AgentPlugin struct {
 	// Secrets holds what ${VAR} substitution produced in env:/headers:,
 	// and api_key_env's value.
 	Secrets []string
+	// EmptyRefs is where an empty reference ${} ended an env:/headers:
+	// value (substituted as "").
+	EmptyRefs []EmptyRef
 }
 
 // SecretValues returns what must be redacted from every output: each

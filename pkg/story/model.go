@@ -205,6 +205,9 @@ type Provider struct {
 	Effort string
 	Env    map[string]string
 	Pos    Pos
+	// EmptyRefs is where an empty reference ${} ended an env: value
+	// (substituted as "").
+	EmptyRefs []EmptyRef
 
 	declaredEmpty bool
 	envPos        map[string]Pos // where each env: value is written

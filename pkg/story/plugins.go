@@ -121,8 +121,8 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 		return nil
 	}
 	var envSecrets, headerSecrets []string
-	ap.Env, envSecrets = l.interpMap(p, envNode, "agent_plugins."+alias, "env")
-	ap.Headers, headerSecrets = l.interpMap(p, headersNode, "agent_plugins."+alias, "headers")
+	ap.Env, envSecrets = l.interpMap(p, envNode, "agent_plugins."+alias, "env", &ap.EmptyRefs)
+	ap.Headers, headerSecrets = l.interpMap(p, headersNode, "agent_plugins."+alias, "headers", &ap.EmptyRefs)
 	ap.Secrets = append(envSecrets, headerSecrets...)
 	// api_key_env's value is sent as a bearer token: a secret like a
 	// ${VAR} in headers:, masked wherever a server echoes it.
@@ -136,8 +136,9 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 
 // interpMap decodes a string map and substitutes ${VAR} in each value (an
 // unset one is an error, a warning with AllowUnsetEnv); messages never name
-// a value. It also returns the secrets the substitution produced.
-func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (map[string]string, []string) {
+// a value. It also returns the secrets the substitution produced, and adds
+// to empties where an empty reference ${} ended a value.
+func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string, empties *[]EmptyRef) (map[string]string, []string) {
 	out := map[string]string{}
 	var secrets []string
 	if n == nil {
@@ -147,6 +148,9 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 	p.Mapping(n, prefix+"."+field, nil, func(key string, _, v *yaml.Node) {
 		raw := p.Str(v, prefix+"."+field+"."+key)
 		val, unset, used := interpolate(raw, l.opts.Lookup)
+		if at, ok := l.emptyRefPos(p.Pos(v), raw); ok {
+			*empties = append(*empties, EmptyRef{Field: field + "." + key, Pos: at})
+		}
 		if len(used) > 0 {
 			secrets = append(secrets, val)
 			secrets = append(secrets, used...)
@@ -183,6 +187,43 @@ func (l *loader) refPos(at Pos, raw, ref string, nth int) Pos {
 		return at
 	}
 	return yamlnode.ValueAt(strings.Split(string(data), "\n"), at, raw, line, col)
+}
+
+// EmptyRef is where an empty reference ${} ends an env:/headers: value
+// (Field is "env.KEY" or "headers.KEY").
+type EmptyRef struct {
+	Field string
+	Pos   Pos
+}
+
+// emptyRefPos is the file position of the empty reference ${} at which
+// interpolate stops scanning raw (whose node is at at), if it does.
+func (l *loader) emptyRefPos(at Pos, raw string) (Pos, bool) {
+	off := emptyRefOffset(raw)
+	if off < 0 {
+		return Pos{}, false
+	}
+	return l.refPos(at, raw, "${}", strings.Count(raw[:off], "${}")), true
+}
+
+// emptyRefOffset is the byte offset of the first reference of s, read as
+// interpolate reads them, whose name is empty; -1 when there is none.
+func emptyRefOffset(s string) int {
+	base := 0
+	for {
+		i := strings.Index(s[base:], "${")
+		if i < 0 {
+			return -1
+		}
+		j := strings.IndexByte(s[base+i+2:], '}')
+		if j < 0 {
+			return -1
+		}
+		if j == 0 {
+			return base + i
+		}
+		base += i + 2 + j + 1
+	}
 }
 
 // UnsetEnvSeverity is an error, or a warning with AllowUnsetEnv.
@@ -249,6 +290,11 @@ func (l *loader) resolveProviders(st *Story) {
 		keys := slices.Sorted(maps.Keys(pr.Env))
 		for _, k := range keys {
 			val, unset, _ := interpolate(pr.Env[k], l.opts.Lookup)
+			if vp, ok := pr.envPos[k]; ok {
+				if at, ok := l.emptyRefPos(vp, pr.Env[k]); ok {
+					pr.EmptyRefs = append(pr.EmptyRefs, EmptyRef{Field: "env." + k, Pos: at})
+				}
+			}
 			seen := map[string]int{}
 			for _, name := range unset {
 				at := pr.Pos
