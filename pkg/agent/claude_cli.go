@@ -47,6 +47,9 @@ type claudeCLITransport struct {
 	redact func(string) string
 	cut    func(s string, n int) int // where a long stderr line may be split
 	submit []string                  // kitsoki's submit server command (claude_submit.go); nil = plain text only
+	// rawOK: the injected default alias (upstream's default verb path),
+	// whose clean run without a result envelope replies with its stdout
+	rawOK bool
 
 	sweepSubmit sync.Once // the first submit call sweeps what killed runs left
 
@@ -60,7 +63,7 @@ type claudeCLITransport struct {
 func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
 	return &claudeCLITransport{
 		alias: p.Alias, bin: bc.storyPath(p.ClaudeBin), model: p.Model, env: maps.Clone(p.Env), dir: bc.StoryDir,
-		log: bc.Logger, redact: bc.Mask, cut: bc.cut, submit: bc.ClaudeSubmit,
+		log: bc.Logger, redact: bc.Mask, cut: bc.cut, submit: bc.ClaudeSubmit, rawOK: p.Injected,
 		running: map[*proc.Process]struct{}{},
 	}, nil
 }
@@ -218,6 +221,11 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 		return nil, t.errf(KindPluginCrash, "claude wrote more than %d MiB on stdout; %s%s", maxFrameBytes>>20, status, claudeStderr(tail))
 	}
 	env, err := parseClaudeEnvelope([]byte(stdout.String()))
+	if errors.Is(err, errNoEnvelope) && waitErr == nil && t.rawOK {
+		// a clean exit with no result envelope: its stdout is the reply,
+		// as upstream's default verb path reads it
+		env, err = rawReply(stdout.String()), nil
+	}
 	if err != nil {
 		return nil, t.errf(KindPluginCrash, "claude gave no JSON result envelope on stdout (%v; stdout: %q); %s%s",
 			err, childproc.Snippet(t.redact, strings.TrimSpace(stdout.String())), status, claudeStderr(tail))
@@ -276,7 +284,7 @@ type claudeEnvelope struct {
 func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
 	out = bytes.TrimSpace(out)
 	if len(out) == 0 {
-		return nil, errors.New("stdout is empty")
+		return nil, noEnvelope("stdout is empty")
 	}
 	var env claudeEnvelope
 	err := json.Unmarshal(out, &env)
@@ -301,9 +309,36 @@ func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
 		}
 	}
 	if err == nil {
-		return nil, fmt.Errorf("the JSON on stdout is not a result envelope (type %q)", env.Type)
+		return nil, noEnvelope(fmt.Sprintf("the JSON on stdout is not a result envelope (type %q)", env.Type))
 	}
-	return nil, errors.New(jsonvalue.Reason(out, err))
+	return nil, noEnvelope(jsonvalue.Reason(out, err))
+}
+
+// noEnvelope is parseClaudeEnvelope's error when stdout holds no result
+// envelope (as opposed to one whose counts cannot be read): it matches
+// errNoEnvelope.
+type noEnvelope string
+
+func (e noEnvelope) Error() string { return string(e) }
+
+func (e noEnvelope) Is(target error) bool { return target == errNoEnvelope }
+
+var errNoEnvelope = errors.New("no result envelope")
+
+// rawReply is the envelope of a claude run that exited cleanly without
+// one: its stdout less the lines that are JSON objects (events, which
+// hold no reply) and less trailing newlines is the reply text (an empty
+// stdout an empty reply), with no usage or cost (conformance
+// claude-raw-stdout).
+func rawReply(stdout string) *claudeEnvelope {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(stdout, "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "{") && json.Valid([]byte(l)) {
+			continue
+		}
+		b.WriteString(line)
+	}
+	return &claudeEnvelope{Type: "result", Subtype: "success", Result: strings.TrimRight(b.String(), "\r\n")}
 }
 
 var fencedBlock = &lazyre.Regexp{Expr: "(?s)```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```"}

@@ -366,3 +366,44 @@ func TestClaudeCLIStoryTextIsNeverAnOption(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeCLIRawStdout: the injected default agent.claude (upstream's
+// default verb path) that exits 0 without a result envelope replies with
+// its stdout, JSON object lines dropped and trailing newlines cut
+// (conformance claude-raw-stdout); a declared builtin.claude_cli alias
+// still refuses it (TestClaudeCLIStandIn not_json), as does a failed run.
+func TestClaudeCLIRawStdout(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "claude")
+	script := "#!/bin/sh\ncat >/dev/null\nprintf '%s' \"$OUT\"\nexit \"${CODE:-0}\"\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ out, want string }{
+		{"  {not json  \n\n", "  {not json  "},
+		{"", ""},
+		{"{\"type\":\"other\"}\n", ""},
+		{"warn\n{\"type\":\"other\"}\nplain\n", "warn\nplain"},
+	} {
+		tr, err := newClaudeCLITransport(&story.AgentPlugin{Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: bin, Injected: true, Env: map[string]string{"OUT": c.out}},
+			BuildContext{StoryDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := askOK(t, tr.(*claudeCLITransport), referenceRequest())
+		tr.Close()
+		var got string
+		if err := json.Unmarshal(resp.Submission, &got); err != nil && string(resp.Submission) != c.want {
+			t.Fatalf("%q: submission %s", c.out, resp.Submission)
+		} else if err == nil && got != c.want {
+			t.Fatalf("%q: reply %q, want %q", c.out, got, c.want)
+		}
+	}
+	tr, err := newClaudeCLITransport(&story.AgentPlugin{Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: bin, Injected: true, Env: map[string]string{"OUT": "oops", "CODE": "3"}},
+		BuildContext{StoryDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	askKind(t, tr.(*claudeCLITransport), context.Background(), referenceRequest(), KindPluginCrash)
+}

@@ -88,6 +88,13 @@ func TestConformanceGoldensHost(t *testing.T) {
 			}
 		}
 	})
+	t.Run("claude-raw-stdout", func(t *testing.T) {
+		// bin/claude is a STAND-IN for the claude CLI that exits 0
+		// with no result envelope: its stdout is the reply (README.md there)
+		dir := filepath.Join(root, "claude-raw-stdout")
+		standInClaude(t, dir)
+		conformance.Check(t, dir, "", flowtest.Options{})
+	})
 	t.Run("job-agent-args-refused", func(t *testing.T) {
 		// a background host.agent.task with no agent: is refused before
 		// any agent starts: bin/claude (a STAND-IN) never runs (README.md)
