@@ -219,7 +219,7 @@ func onePathEval(t *testing.T, dir string) onePathOutcome {
 
 // onePathMCP serves the story over in-process pipes (the stdio transport
 // of kitsoki mcp serve) to the Go SDK client: a disabled alias has no
-// tool, and a call to its tool is refused as no longer offered.
+// tool, and a call to its tool is refused as not offered.
 func onePathMCP(t *testing.T, dir string) onePathOutcome {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -264,7 +264,7 @@ func onePathMCP(t *testing.T, dir string) onePathOutcome {
 	switch {
 	case listed && err == nil && !r.IsError && saw != "":
 		return onePathOutcome{"answered", saw, detail}
-	case !listed && err == nil && r.IsError && strings.Contains(detail, "no longer offered"):
+	case !listed && err == nil && r.IsError && strings.Contains(detail, "the story does not offer it"):
 		return onePathOutcome{"refused", "", detail}
 	}
 	return onePathOutcome{"neither answered nor refused", "", detail}

@@ -17,10 +17,37 @@ import (
 // on run, whose trace file is --trace), and where the usage is.
 func flagError(c *cobra.Command, err error) error {
 	hint := unknownFlagHint(c, err.Error())
+	if hint == "" {
+		hint = missingValueHint(c, err.Error())
+	}
 	if hint != "" {
 		hint = "; " + hint
 	}
 	return &exitError{code: exitUsageEnv, err: fmt.Errorf("%w%s\nrun '%s --help' for usage", err, hint, c.CommandPath())}
+}
+
+// missingValueHint says what the flag pflag's message ("flag needs an
+// argument: --NAME", or "'x' in -x" for a shorthand) reports without its
+// value takes, from the flag's own usage ("" when the flag is not found).
+func missingValueHint(c *cobra.Command, msg string) string {
+	rest, ok := strings.CutPrefix(msg, "flag needs an argument: ")
+	if !ok {
+		return ""
+	}
+	var f *pflag.Flag
+	if name, long := strings.CutPrefix(rest, "--"); long {
+		f = c.Flags().Lookup(name)
+	} else if len(rest) > 2 && rest[0] == '\'' {
+		f = c.Flags().ShorthandLookup(rest[1:2])
+	}
+	if f == nil {
+		return ""
+	}
+	varname, usage := pflag.UnquoteUsage(f)
+	if varname == "" {
+		varname = "VALUE"
+	}
+	return fmt.Sprintf("it takes a value: --%s %s (%s)", f.Name, varname, usage)
 }
 
 // unknownFlagHint names the flags of c close to the one pflag's message

@@ -443,7 +443,7 @@ func humanNotes(w io.Writer) func(engine.Note) {
 			fmt.Fprintf(w, "  say: %s\n", oneLine(n.Text))
 		case "agent", "host":
 			if n.Error != "" {
-				fmt.Fprintf(w, "  %s  failed after %s: %s\n", n.Text, human.Duration(n.Duration), oneLine(n.Error))
+				fmt.Fprintf(w, "  %s  failed after %s: %s\n", n.Text, human.Duration(n.Duration), errorLines(n.Error))
 			} else {
 				fmt.Fprintf(w, "  %s  (%s)\n", n.Text, human.Duration(n.Duration))
 			}
@@ -455,7 +455,7 @@ func humanNotes(w io.Writer) func(engine.Note) {
 			fmt.Fprintf(w, "  %s\n", noteLine(n))
 		case "job":
 			if n.Error != "" {
-				fmt.Fprintf(w, "  %s: %s\n", n.Text, oneLine(n.Error))
+				fmt.Fprintf(w, "  %s: %s\n", n.Text, errorLines(n.Error))
 			} else {
 				fmt.Fprintf(w, "  %s\n", n.Text)
 			}
@@ -475,6 +475,35 @@ func noteLine(n engine.Note) string {
 		return oneLine(n.Error)
 	}
 	return n.Text + ": " + oneLine(n.Error)
+}
+
+// errorLinesKept is how many of an error's continuation lines the log
+// shows: the last ones, where a plugin's or command's stderr ends with
+// what went wrong.
+const errorLinesKept = 12
+
+// errorLines is a failed call's error for the log: its first line, then
+// its continuation lines (a plugin's stderr, a command's output) indented
+// under it with "| ", the last errorLinesKept of them, so the cause is in
+// the log rather than behind an ellipsis. The trace keeps all of it.
+func errorLines(s string) string {
+	s = strings.TrimSpace(s)
+	first, rest, ok := strings.Cut(s, "\n")
+	if !ok {
+		return s
+	}
+	lines := strings.Split(strings.TrimRight(rest, "\n"), "\n")
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(first, " "))
+	if len(lines) > errorLinesKept {
+		fmt.Fprintf(&b, "\n      | … %d earlier lines in the trace (kitsoki trace show)", len(lines)-errorLinesKept)
+		lines = lines[len(lines)-errorLinesKept:]
+	}
+	for _, l := range lines {
+		b.WriteString("\n      | ")
+		b.WriteString(strings.TrimRight(l, " \r"))
+	}
+	return b.String()
 }
 
 func oneLine(s string) string {

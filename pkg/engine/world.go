@@ -80,7 +80,8 @@ func InitWorld(vars []WorldVar, file *WorldFile, kv []string) (World, error) {
 		}
 		v, err := parseTyped(raw, types[k])
 		if err != nil {
-			return nil, fmt.Errorf("--world %s: %v", k, err)
+			return nil, fmt.Errorf("--world %s: %v, and the story declares %s type: %s; %s, or leave the key out to keep its default",
+				k, err, k, types[k], overrideFix(k, overrideKind(types[k]), true))
 		}
 		if err := checkOverride("--world", k, types[k], v, true); err != nil {
 			return nil, err

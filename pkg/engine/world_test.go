@@ -52,7 +52,7 @@ func TestInitWorldErrors(t *testing.T) {
 	vars := []WorldVar{{Name: "n", Type: "int", Default: 1}}
 	cases := map[string]string{
 		"nope=1": `world key "nope" is not declared`,
-		"n=abc":  `"abc" is not an int`,
+		"n=abc":  `--world n: "abc" is not an int, and the story declares n type: int; write an integer: --world n=3, or leave the key out to keep its default`,
 		"n":      "expected key=value",
 	}
 	for kv, want := range cases {

@@ -3,7 +3,11 @@ package mcpserve
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+
+	"kitsoki/internal/yamlnode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -38,9 +42,25 @@ func (s *Server) unavailable(name string) *mcp.CallToolResult {
 
 // notOffered is the tool error for a call to name, which c does not offer.
 func notOffered(c *Catalog, name string) *mcp.CallToolResult {
-	why := "it is no longer offered (its alias was removed or disabled)"
 	if c.Err != "" {
-		why = "the story or profile does not load: " + c.Err
+		return toolError(fmt.Sprintf("tool %s is not available: the story or profile does not load: %s; list the tools again", name, c.Err))
 	}
-	return toolError(fmt.Sprintf("tool %s is not available: %s; list the tools again", name, why))
+	names := slices.Sorted(maps.Keys(c.Tools))
+	if len(names) == 0 {
+		return toolError(fmt.Sprintf("tool %s is not available: the story does not offer it, nor any tool now (no agent alias it calls is enabled); list the tools again", name))
+	}
+	hint := ""
+	if m := yamlnode.Suggest(name, names); m != "" {
+		hint = " (" + yamlnode.Meant(m) + ")"
+	}
+	offered := names
+	more := ""
+	if len(offered) > offeredShown {
+		offered, more = offered[:offeredShown], fmt.Sprintf(", … %d more", len(names)-offeredShown)
+	}
+	return toolError(fmt.Sprintf("tool %s is not available: the story does not offer it (misspelt, or its alias was removed or disabled); offered now: %s%s%s; list the tools again",
+		name, strings.Join(offered, ", "), more, hint))
 }
+
+// offeredShown is how many tool names a call to an unknown tool lists.
+const offeredShown = 8
