@@ -55,6 +55,10 @@ type checker struct {
 	// sidecars caches the Starlark sidecars read and parsed, by path
 	// (rule_starlark.go).
 	sidecars map[string]sidecarRead
+	// tpl holds the story's template loaders, which rules pongo and
+	// world-key share, and the compile of each template file
+	// (rule_pongo.go).
+	tpl templates
 }
 
 // fileRead is one confined read of a story file.

@@ -56,14 +56,11 @@ func checkPongo(c *checker) {
 	pc.compileFiles()
 }
 
-// pongoCheck is one run of checkPongo: the story's loader (made lazily)
-// and the template files to compile with the position that references
-// each.
+// pongoCheck is one run of checkPongo: the template files to compile
+// with the position that references each. Its loaders are the checker's
+// (templates), which the world reads share.
 type pongoCheck struct {
 	c     *checker
-	pl    *expr.PongoLoader
-	vl    *expr.PongoLoader // views' own (viewLoader)
-	il    *expr.PongoLoader // inline texts' (inlineLoader)
 	files map[string]story.Pos
 	// prompts marks prompt references (prompt-root reports one outside
 	// the root); exists caches fileExists.
@@ -94,8 +91,9 @@ func (pc *pongoCheck) fileExists(f string) bool {
 // @shared namespaces, and not views/ (a template that includes a view's
 // partial by its views/-relative name fails to render there).
 func (pc *pongoCheck) loader() *expr.PongoLoader {
-	if pc.pl != nil {
-		return pc.pl
+	t := &pc.c.tpl
+	if t.pl != nil {
+		return t.pl
 	}
 	st := pc.c.st
 	dirs, shared := st.PromptSearch()
@@ -104,7 +102,7 @@ func (pc *pongoCheck) loader() *expr.PongoLoader {
 	for _, d := range shared {
 		pl.AddNamespace("@shared", d)
 	}
-	pc.pl = pl
+	t.pl = pl
 	return pl
 }
 
@@ -112,21 +110,71 @@ func (pc *pongoCheck) loader() *expr.PongoLoader {
 // both engines', it searches the story directory only (conformance
 // say-include-story-dir).
 func (pc *pongoCheck) inlineLoader() *expr.PongoLoader {
-	if pc.il == nil {
-		pc.il = expr.NewPongoLoader(pc.c.st.Dir)
+	t := &pc.c.tpl
+	if t.il == nil {
+		t.il = expr.NewPongoLoader(pc.c.st.Dir)
 	}
-	return pc.il
+	return t.il
 }
 
 // viewLoader is the loader of view templates: as upstream's, it searches
 // views/ only, no overlay, story directory or namespace (conformance
 // view-template-root); "../x" from views/ may still read the story's files.
 func (pc *pongoCheck) viewLoader() *expr.PongoLoader {
-	if pc.vl == nil {
-		pc.vl = expr.NewPongoLoader(filepath.Join(pc.c.st.Dir, "views"))
-		pc.vl.Confine(pc.c.st.Dir)
+	t := &pc.c.tpl
+	if t.vl == nil {
+		t.vl = expr.NewPongoLoader(filepath.Join(pc.c.st.Dir, "views"))
+		t.vl.Confine(pc.c.st.Dir)
 	}
-	return pc.vl
+	return t.vl
+}
+
+// loaderOf is the loader a source of kind compiles with: the views'
+// (views/ only) for a view, the story directory's for an inline text,
+// else the story's.
+func (pc *pongoCheck) loaderOf(kind compileKind) *expr.PongoLoader {
+	switch kind {
+	case compiledPongoView:
+		return pc.viewLoader()
+	case compiledPongoInline:
+		return pc.inlineLoader()
+	}
+	return pc.loader()
+}
+
+// templates is a checker's template loaders (made lazily) and the error
+// of each template file compiled through them: rules pongo and world-key
+// compile a file once, on the same loader, so the loader's state (the
+// files it compiled, their directories as roots) is the same whichever
+// rule compiles it first.
+type templates struct {
+	pl    *expr.PongoLoader
+	vl    *expr.PongoLoader // views' own (viewLoader)
+	il    *expr.PongoLoader // inline texts' (inlineLoader)
+	files map[fileCompileKey]error
+}
+
+// fileCompileKey is one compile of a template file: its loader's kind,
+// path and source.
+type fileCompileKey struct {
+	kind      compileKind
+	path, src string
+}
+
+// checkFile is ld.CheckFileSource(f, src) with ld the loader of kind,
+// once per checker.
+func (pc *pongoCheck) checkFile(kind compileKind, f string, src []byte) error {
+	t := &pc.c.tpl
+	k := fileCompileKey{kind, f, string(src)}
+	if err, ok := t.files[k]; ok {
+		return err
+	}
+	err := pc.loaderOf(kind).CheckFileSource(f, src)
+	if t.files == nil {
+		t.files = map[fileCompileKey]error{}
+	}
+	t.files[k] = err
+	return err
 }
 
 // compiled compiles src once with the loader of kind (nil when src holds
@@ -312,17 +360,17 @@ func (pc *pongoCheck) compileFiles() {
 		} else {
 			continue
 		}
-		ld := pc.viewLoader()
+		kind := compiledPongoView
 		if pc.prompts[f] {
-			ld = pc.loader()
+			kind = compiledPongo
 		}
 		var err error
 		if rerr == nil {
-			err = ld.CheckFileSource(f, src)
+			err = pc.checkFile(kind, f, src)
 		} else if overReads(rerr) {
 			err = rerr // (CompileFile would read it)
 		} else {
-			_, err = ld.CompileFile(f) // reports the read error
+			_, err = pc.loaderOf(kind).CompileFile(f) // reports the read error
 		}
 		if err == nil {
 			continue

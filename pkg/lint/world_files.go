@@ -26,10 +26,10 @@ func (wk *worldKeyCheck) files() {
 		if err != nil || !bytes.Contains(src, []byte("world")) && !bytes.Contains(src, []byte("{%")) {
 			return
 		}
-		ld := wk.loader(kind)
-		if ld.CheckFileSource(f, src) != nil {
+		if wk.pc.checkFile(kind, f, src) != nil {
 			return
 		}
+		ld := wk.loader(kind)
 		name := c.displayPath(f)
 		text := string(src)
 		if wk.fileReads(f, text, func() string { return "template file " + name + " (named at " + named.String() + ")" }) {
@@ -82,16 +82,10 @@ func (wk *worldKeyCheck) fileReads(f, src string, where func() string) bool {
 	return true
 }
 
-// loader is the story's template loader a source of kind compiles with:
-// the views' (views/ only) for a view, else the story's.
+// loader is the story's template loader a source of kind compiles with
+// (pongoCheck.loaderOf).
 func (wk *worldKeyCheck) loader(kind compileKind) *expr.PongoLoader {
-	switch kind {
-	case compiledPongoView:
-		return wk.pc.viewLoader()
-	case compiledPongoInline:
-		return wk.pc.inlineLoader()
-	}
-	return wk.pc.loader()
+	return wk.pc.loaderOf(kind)
 }
 
 // includes records the reads of the files src, a template held in the
