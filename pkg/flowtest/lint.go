@@ -292,6 +292,7 @@ func (l *fixtureLint) turn(t *Turn) {
 		}
 	}
 	l.expectJobs(t)
+	l.slotsExpected(t)
 	if t.ExpectWorldUnchanged && fx.Orchestrated() {
 		l.warn(t.at("expect_world_unchanged"), ruleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
 	}

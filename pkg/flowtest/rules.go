@@ -44,6 +44,8 @@ var (
 		Summary: "an expect_view_matches or expect_no_view a turn certainly does not meet: where the engine's own machine follows the fixture (as flow-rejected says) on the orchestrator path of a story with no background job, the view the turn it accepts renders (not empty, so the flow rig checks it as rendered) does not match the pattern, or is there where expect_no_view wants none", Example: "- intent: {name: go}     # at a, go: [{target: b}]; b's view: \"B\"\n  expect_view_matches: \"^C\""}
 	ruleSlotType = &diag.Rule{ID: "flow-slot-type", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn's slot value is a string where the intent declares the slot int, float or bool (and its values:, if any, do not list that string): neither engine converts or refuses it, so a guard reading the slot as its type fails the turn (string > int) or compares false", Example: "- intent: {name: count, slots: {k: \"5\"}}   # slots: {k: {type: int}}"}
+	ruleSlotsExpect = &diag.Rule{ID: "flow-expect-slots", Severity: diag.Warning, LintOnly: true,
+		Summary: "an expect_slots entry the turn certainly does not meet: both engines compare it with the slots the turn sent as validation leaves them, so an entry other than null fails on a turn that fires no intent or sends no slots: map, or that leaves the slot out where no intent of the story declares a default for a slot of that name; and an entry fails whose slot the turn sends as written (no {{ }} template on the orchestrator path) with another value; not judged beside expect_error (which checks no slots), on a turn a recording answers (input:) or after one", Example: "- intent: {name: pick, slots: {color: red}}\n  expect_slots: {color: blue}"}
 	ruleSlotUint = &diag.Rule{ID: "flow-slot-uint", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn's slot value is a YAML whole number that is not negative, and a call of the turn's own chain reads it whole (\"{{ slots.n }}\") as a host.run timeout or args element or a host.starlark.run input, under host_bindings: it reaches the real handler as the existing engine's uint64, which the handler refuses, so the call fails and binds nothing (flow-world-known or flow-wrong-state follow where an assertion expects otherwise)", Example: "host_bindings: {host.run: host.run}\nturns: [{intent: {name: run, slots: {n: 3}}}]   # run: host.run with args: [x, \"{{ slots.n }}\"]"}
 	ruleNotTerminal = &diag.Rule{ID: "flow-not-terminal", Severity: diag.Warning, LintOnly: true,
@@ -82,7 +84,7 @@ var (
 var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleNaNDuration, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
-	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleEvents, ruleView, ruleSlotType, ruleSlotUint, ruleNotTerminal,
+	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleEvents, ruleView, ruleSlotType, ruleSlotsExpect, ruleSlotUint, ruleNotTerminal,
 	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleInboxKnown, rulePartialAdvance, ruleCallNever, ruleJobNever, ruleCassetteAlias,
 	ruleCassetteUnplayed, ruleCassetteDelay, ruleCassetteAgentResponse, ruleCassetteStatus, ruleIntentsRefused,
 }

@@ -8,7 +8,7 @@ import "slices"
 var verdictRules = []string{
 	"flow-rejected", "flow-wrong-state", "flow-not-terminal", "flow-bad-regex", "flow-guard-error", "flow-world-never",
 	"flow-world-known", "flow-inbox-known", "flow-error-code", "flow-partial-advance", "flow-call-never", "flow-job-never",
-	"flow-cassette-unplayed", "flow-events", "flow-view",
+	"flow-cassette-unplayed", "flow-events", "flow-view", "flow-expect-slots",
 }
 
 // PredictsFailure reports whether a finding of the rule id says the
