@@ -51,10 +51,7 @@ func checkEffectTarget(c *checker, e *story.Effect, site effSite) {
 		c.rep.ErrAt(e.PosOf("target"), site.Place(), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.String())
 	}
 	var with []string
-	for _, k := range []struct {
-		name string
-		has  bool
-	}{{"set", len(e.Set) > 0}, {"increment", len(e.Increment()) > 0}, {"say", e.Say != ""}, {"invoke", e.Invoke != ""}, {"bind", len(e.Bind()) > 0}} {
+	for _, k := range append(effectKinds(e), effectKind{"bind", len(e.Bind()) > 0}) {
 		if k.has {
 			with = append(with, k.name)
 		}

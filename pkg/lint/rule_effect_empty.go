@@ -19,10 +19,7 @@ var ruleEffectEmpty = &Rule{ID: "effect-empty", Severity: diag.Warning, LintOnly
 // no narration line; target: "" or ~ is no target anywhere.
 func checkEffectEmpty(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		kinds := []struct {
-			name string
-			has  bool
-		}{{"set", len(e.Set) > 0}, {"increment", len(e.Increment()) > 0}, {"say", e.Say != ""}, {"invoke", e.Invoke != ""}}
+		kinds := effectKinds(e)
 		runs := ""
 		for _, k := range kinds {
 			if k.has {
