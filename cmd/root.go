@@ -74,6 +74,7 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 		}
 	}
 	root.InitDefaultCompletionCmd()
+	completionExamples(root)
 	root.SetHelpCommand(newHelpCmd(root))
 	strictGroups(root)
 	argsWithUsage(root)
@@ -84,8 +85,9 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 // and exits 0 for a topic that does not exist.
 func newHelpCmd(root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
-		Use:   "help [command]",
-		Short: "Help about any command",
+		Use:     "help [command]",
+		Short:   "Help about any command",
+		Example: "  kitsoki help run\n  kitsoki help trace ls",
 		RunE: func(c *cobra.Command, args []string) error {
 			target, rest, err := root.Find(args)
 			if err != nil || target == nil || len(rest) > 0 {
