@@ -35,9 +35,13 @@ func TestNotificationsBeforeServeGoesOn(t *testing.T) {
 	}
 	c := &client{Client: lsptest.ConnectWith(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}, caps, root), t: t}
 	t.Cleanup(func() {
-		srv.stopTimers()
+		// the client's side is closed, and the server's read loop closes
+		// its own on the end of input: a Close from here could meet the
+		// reply to the watch's registration being read (jsonrpc2 then
+		// sends on the call's closed channel and panics)
 		_ = c.Conn.Close()
-		_ = served.Close()
+		<-served.DisconnectNotify()
+		srv.stopTimers()
 	})
 	open(c, manifest)
 	if got := c.waitDiags(manifest, 1); len(got.Diagnostics) == 0 {
