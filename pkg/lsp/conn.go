@@ -14,10 +14,11 @@ import (
 // cannot read (frame.go) ends the session with that error.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	codec := &frameCodec{floor: s.costFloor}
+	// handle makes conn the server's (s.conn) as it takes each message:
+	// NewConn starts reading at once, so initialize, a didOpen and the
+	// check it queues may all run before this goroutine goes on, and a
+	// publish sent while no connection was known would be dropped.
 	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, codec), jsonrpc2.HandlerWithError(s.handle))
-	s.mu.Lock()
-	s.conn = conn
-	s.mu.Unlock()
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
@@ -49,6 +50,9 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return nil, conn.Close()
 	}
 	s.mu.Lock()
+	// the connection every notification goes to, known before this
+	// message's handling can send or queue one (Serve)
+	s.conn = conn
 	shut := s.shut
 	s.mu.Unlock()
 	if shut { // LSP: after shutdown, requests fail and notifications are dropped

@@ -50,7 +50,9 @@ type Server struct {
 
 	checkMu sync.Mutex // one check at a time (recheck)
 
-	mu   sync.Mutex
+	mu sync.Mutex
+	// conn is the connection served, set by handle as it takes each
+	// message (conn.go): every notification goes to it.
 	conn *jsonrpc2.Conn
 	docs map[string]*document // by absolute path, at most maxDocs
 	// toldFull says the client was told that maxDocs files are open.
