@@ -3,11 +3,12 @@ package yamlnode
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/lazyre"
 )
 
 // The existing engine reads a UTF-16 surrogate pair written as two `\u`
@@ -21,7 +22,7 @@ import (
 // refused. Conformance golden fixture-surrogate-pairs under pkg/engine.
 
 // surrogatePair is an escaped high surrogate followed by an escaped low one.
-var surrogatePair = regexp.MustCompile(`\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}`)
+var surrogatePair = &lazyre.Regexp{Expr: `\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}`}
 
 // MaskSurrogatePairs returns data with every escaped surrogate pair written
 // as one `\U` escape and what to undo, when data holds one and the mask can
@@ -35,7 +36,7 @@ func MaskSurrogatePairs(data []byte) ([]byte, map[string]string) {
 	undo := map[string]string{}
 	var out bytes.Buffer
 	last := 0
-	for _, m := range surrogatePair.FindAllIndex(data, -1) {
+	for _, m := range surrogatePair.Get().FindAllIndex(data, -1) {
 		if escapedAt(data, m[0]) {
 			continue
 		}

@@ -3,12 +3,12 @@ package flowtest
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
@@ -730,4 +730,4 @@ func completeEffects(effs []*story.Effect) bool {
 // value the condition reads, so the run's machine hops as upstream's
 // does (conformance expect-hop-accepted). The condition holds no
 // template, choice or pipe of its own.
-var choiceIntent = regexp.MustCompile(`^\{\{\s*(?:[^{}?:'"|]|'[^'{}?:|]*')+\?\s*'[A-Za-z0-9_.-]*'\s*:\s*'[A-Za-z0-9_.-]*'\s*\}\}$`)
+var choiceIntent = &lazyre.Regexp{Expr: `^\{\{\s*(?:[^{}?:'"|]|'[^'{}?:|]*')+\?\s*'[A-Za-z0-9_.-]*'\s*:\s*'[A-Za-z0-9_.-]*'\s*\}\}$`}

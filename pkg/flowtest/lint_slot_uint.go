@@ -3,9 +3,9 @@ package flowtest
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
@@ -22,7 +22,7 @@ import (
 // fixture's slots only the settle walk sees.
 
 // wholeSlotRe is a with: value that is one slot read whole.
-var wholeSlotRe = regexp.MustCompile(`^\{\{\s*slots\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$`)
+var wholeSlotRe = &lazyre.Regexp{Expr: `^\{\{\s*slots\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$`}
 
 // slotRefusal is a call a handler certainly refuses: the handler's
 // words, where the slot reaches it, and the slot.

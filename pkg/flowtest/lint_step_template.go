@@ -3,9 +3,9 @@ package flowtest
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/story"
 )
 
@@ -121,8 +121,8 @@ func (l *fixtureLint) textSlot(t *Turn, name string) bool {
 // plainTarget is a target of text and plain {{ world.K }} or
 // {{ slots.K }} reads (targetRead) only.
 var (
-	targetRead  = regexp.MustCompile(`\{\{\s*(world|slots)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
-	plainTarget = regexp.MustCompile(`^(?:[^{}%|]|\{\{\s*(?:world|slots)\.[A-Za-z_][A-Za-z0-9_]*\s*\}\})*$`)
+	targetRead  = &lazyre.Regexp{Expr: `\{\{\s*(world|slots)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`}
+	plainTarget = &lazyre.Regexp{Expr: `^(?:[^{}%|]|\{\{\s*(?:world|slots)\.[A-Za-z_][A-Za-z0-9_]*\s*\}\})*$`}
 )
 
 // renderedLanding is where a templated target src of arm a, declared at

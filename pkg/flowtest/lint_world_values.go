@@ -3,11 +3,11 @@ package flowtest
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -78,7 +78,7 @@ var jobIDValue = new(int)
 
 // copyRead matches a set: value that copies one world key as it is, or a
 // text literal where the key is null.
-var copyRead = regexp.MustCompile(`^\{\{\s*world\.([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?\?\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*)?\}\}$`)
+var copyRead = &lazyre.Regexp{Expr: `^\{\{\s*world\.([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?\?\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*)?\}\}$`}
 
 // maxCopyDepth bounds the chain of copies worldCandidates follows.
 const maxCopyDepth = 4

@@ -2,11 +2,11 @@ package host
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/lazyre"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -21,15 +21,15 @@ import (
 var (
 	// upNumber is a scalar upstream reads as a number: an int (decimal,
 	// 0b, 0o, 0x, underscores) or a float with a point.
-	upNumber = regexp.MustCompile(`^[-+]?(0b[01_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*|(\.[0-9]+|[0-9][0-9_]*\.[0-9_]*)([eE][-+]?[0-9]+)?)$`)
+	upNumber = &lazyre.Regexp{Expr: `^[-+]?(0b[01_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*|(\.[0-9]+|[0-9][0-9_]*\.[0-9_]*)([eE][-+]?[0-9]+)?)$`}
 	// upExponent is a scalar yaml.v3 reads as a float and upstream as text.
-	upExponent = regexp.MustCompile(`^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$`)
+	upExponent = &lazyre.Regexp{Expr: `^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$`}
 	// upDate is a date or date-time upstream quotes (two-digit month and
 	// day; 2026-1-1 is plain text).
-	upDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[-+][0-9]{2}:[0-9]{2})?)?$`)
+	upDate = &lazyre.Regexp{Expr: `^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[-+][0-9]{2}:[0-9]{2})?)?$`}
 	// upClock is an hour and minute upstream quotes (1:2, 12:30; not
 	// 59:59, nor 12:30:00).
-	upClock = regexp.MustCompile(`^([01]?[0-9]|2[0-3]):[0-5]?[0-9]$`)
+	upClock = &lazyre.Regexp{Expr: `^([01]?[0-9]|2[0-3]):[0-5]?[0-9]$`}
 )
 
 // upReserved are the words upstream quotes, each also in title and upper

@@ -1,9 +1,9 @@
 package lint
 
 import (
-	"regexp"
 	"strings"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -104,7 +104,7 @@ func deciderArgsRead(c *checker) {
 // argsOutput is a {{ }} output that reads args: it renders when the
 // with: block does, before the call, where args is empty ({% %} blocks
 // are left for the prompt renderer, which sees args).
-var argsOutput = regexp.MustCompile(`\{\{-?\s*args\b`)
+var argsOutput = &lazyre.Regexp{Expr: `\{\{-?\s*args\b`}
 
 // inlineArgsRead warns where an agent call's inline prompt:, question: or
 // context.prompt (host.agent.task) prints {{ args.x }}: both engines render

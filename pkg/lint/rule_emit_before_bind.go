@@ -3,10 +3,10 @@ package lint
 import (
 	"encoding/json"
 	"maps"
-	"regexp"
 	"slices"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -18,7 +18,7 @@ var ruleEmitBeforeBind = &Rule{ID: "emit-before-bind", Severity: diag.Warning, L
 
 // nowRe finds a call of now(): a guard holding one is not decided on
 // the defaults alone (nor is one naming a root other than world).
-var nowRe = regexp.MustCompile(`(^|[^.\w$])now\b`)
+var nowRe = &lazyre.Regexp{Expr: `(^|[^.\w$])now\b`}
 
 // checkEmitBeforeBind warns at an on_enter emit_intent whose when: reads
 // a key an earlier foreground call of the same list binds and is true on

@@ -1,10 +1,10 @@
 package lint
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -15,10 +15,10 @@ var rulePrebindView = &Rule{ID: "prebind-view", Severity: diag.Warning, LintOnly
 
 // prebindRef matches a world reference as upstream's check reads it: the
 // dotted path after world., or a quoted key in brackets.
-var prebindRef = regexp.MustCompile(`world\.([A-Za-z0-9_.]+)|world\[["']([^"']+)["']\]`)
+var prebindRef = &lazyre.Regexp{Expr: `world\.([A-Za-z0-9_.]+)|world\[["']([^"']+)["']\]`}
 
 // prebindFallback is what may follow a reference to make it safe.
-var prebindFallback = regexp.MustCompile(`^\s*(\?\?|\|\s*default)`)
+var prebindFallback = &lazyre.Regexp{Expr: `^\s*(\?\?|\|\s*default)`}
 
 // checkPrebindView warns, once per state and key, where a state's view
 // reads a key its own on_enter binds without a fallback, as the existing
@@ -45,7 +45,7 @@ func checkPrebindView(c *checker) {
 		}
 		first := map[string]ref{}
 		scan := func(text string, at story.Pos) {
-			for _, m := range prebindRef.FindAllStringSubmatchIndex(text, -1) {
+			for _, m := range prebindRef.Get().FindAllStringSubmatchIndex(text, -1) {
 				written, key := "", ""
 				if m[2] >= 0 {
 					written = text[m[2]:m[3]]
