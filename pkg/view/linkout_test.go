@@ -1,0 +1,58 @@
+package view
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+// TestViewFileLinkedOutTellsNothingOfItsTarget: a template_file or an
+// extends layout named by a template (world.f: unchecked at load) that is
+// a symlink leading out of the story was stat'ed by its path before the
+// confined read: a link to a missing path or to a directory was "not
+// found", one to a file the outside-root refusal, so a story could probe
+// which paths exist on the machine running it. The answer is now the same
+// refusal whatever lies outside, and nothing there is read.
+func TestViewFileLinkedOutTellsNothingOfItsTarget(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "file.pongo"), []byte("OUTSIDE-CANARY"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(outside, "dir.pongo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	errs := func(target string) string {
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, "views"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, "views", "t.pongo")); err != nil {
+			t.Fatal(err)
+		}
+		st := &story.Story{Dir: dir, States: []*story.State{
+			{Name: "file", Path: "file", View: &story.View{Kind: "template_file", TemplateFile: "{{ world.f }}"}},
+			{Name: "ext", Path: "ext", View: &story.View{Kind: "extends", Extends: "{{ world.l }}"}},
+		}}
+		var out []string
+		for _, path := range []string{"file", "ext"} {
+			got, err := newRenderer(st).RenderView(path, map[string]any{"f": "t.pongo", "l": "t"}, nil)
+			if err == nil {
+				t.Fatalf("%s through a link to %s rendered %q", path, target, got)
+			}
+			out = append(out, strings.ReplaceAll(strings.ReplaceAll(err.Error(), dir, "DIR"), target, "TARGET"))
+		}
+		return strings.Join(out, "\n")
+	}
+	file := errs(filepath.Join(outside, "file.pongo"))
+	for _, target := range []string{"missing.pongo", "dir.pongo"} {
+		if got := errs(filepath.Join(outside, target)); got != file {
+			t.Errorf("a link out to %s:\n%s\na link out to a file:\n%s", target, got, file)
+		}
+	}
+	if !strings.Contains(file, "leading out") || strings.Contains(file, "CANARY") || strings.Contains(file, outside) {
+		t.Errorf("want the outside refusal naming nothing outside, got:\n%s", file)
+	}
+}
