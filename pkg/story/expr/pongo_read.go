@@ -114,8 +114,20 @@ func (l *PongoLoader) StatFile(path string) (fs.FileInfo, error) {
 	if len(roots) == 0 {
 		roots = []string{filepath.Dir(abs)}
 	}
+	return statThrough(abs, roots)
+}
+
+// statThroughRoots is StatFile through every template root (an include's
+// candidates may lie in a compiled file's directory). l.mu is held.
+func (l *PongoLoader) statThroughRoots(p string) (fs.FileInfo, error) {
+	return statThrough(p, l.roots())
+}
+
+// statThrough is os.Stat of p through the root of roots holding it
+// (throughRoots).
+func statThrough(p string, roots []string) (fs.FileInfo, error) {
 	var fi fs.FileInfo
-	err = throughRoots(abs, roots, func(r *safefile.Root, p string) (err error) {
+	err := throughRoots(p, roots, func(r *safefile.Root, p string) (err error) {
 		fi, err = r.Stat(p)
 		return err
 	})
