@@ -138,6 +138,17 @@ func (r *Root) ReadFile(p string, limit int64) ([]byte, error) {
 	return b, err
 }
 
+// Open is [Open] of the absolute path p through the root
+// ([ErrOutsideRoot] for a path leaving it; nothing outside is opened).
+func (r *Root) Open(p string, limit int64) (*os.File, error) {
+	var f *os.File
+	err := r.do(p, func(or *os.Root, rel string) (err error) {
+		f, err = OpenRootFile(or, rel, limit)
+		return err
+	})
+	return f, err
+}
+
 // do runs op on p's name inside the open root, p lexically inside it,
 // and words its error (classify).
 func (r *Root) do(p string, op func(or *os.Root, rel string) error) error {

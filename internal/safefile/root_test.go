@@ -62,6 +62,11 @@ func TestRootConfines(t *testing.T) {
 		if !r.Inside(filepath.Join(dir, name)) {
 			t.Errorf("%s: not inside", name)
 		}
+		if f, err := r.Open(filepath.Join(dir, name), Story); err != nil {
+			t.Errorf("%s: Open %v", name, err)
+		} else {
+			f.Close()
+		}
 	}
 	for _, p := range []string{filepath.Join(dir, "esc"), filepath.Join(dir, "absout"), filepath.Join(dir, "absdir", "out.txt"), filepath.Join(dir, "absesc"), filepath.Join(dir, "dir", "out.txt"), filepath.Join(base, "out.txt"), filepath.Join(dir, "..", "out.txt"), "/etc/passwd", "relative"} {
 		_, err := r.ReadFile(p, Story)
@@ -77,6 +82,12 @@ func TestRootConfines(t *testing.T) {
 		}
 		if _, err := r.Stat(p); !errors.Is(err, ErrOutsideRoot) {
 			t.Errorf("%s: Stat %v", p, err)
+		}
+		if f, err := r.Open(p, Story); !errors.Is(err, ErrOutsideRoot) {
+			t.Errorf("%s: Open %v", p, err)
+			if f != nil {
+				f.Close()
+			}
 		}
 	}
 	// an absolute link leading out is named; a loop of links is an error

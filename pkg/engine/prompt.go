@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,6 +25,8 @@ type PromptRenderer struct {
 	mu     sync.Mutex
 	files  map[string]*expr.Pongo
 	inline map[string]*text
+
+	beforeStat func(path string) // tests: runs between confine and fileThere's look
 }
 
 // NewPromptRenderer prepares rendering for st. Prompt and schema paths are
@@ -411,7 +412,9 @@ func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, erro
 			if src.key != "" || p.writtenInside(path) {
 				return "", err
 			}
-		} else if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		} else if there, err := p.fileThere(src, path); err != nil {
+			return "", err
+		} else if there {
 			t, err := p.promptFile(path)
 			if err != nil {
 				return "", fmt.Errorf("%s: %w", name, err)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -48,8 +49,35 @@ func (p *PromptRenderer) confine(src promptSrc, path string) error {
 	if story.Confined(abs, p.roots) {
 		return nil
 	}
+	return p.outside(src, abs)
+}
+
+// outside is confine's refusal of src, written as abs.
+func (p *PromptRenderer) outside(src promptSrc, abs string) error {
 	key := cmp.Or(src.key, "prompt")
 	return fmt.Errorf("%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story; move the file there", key, src.text, abs, strings.Join(p.roots, ", "))
+}
+
+// fileThere reports whether path, which confine let through, is a regular
+// file, asked through the roots the file is read through
+// (expr.PongoLoader.StatFile), never by path: a link leading out swapped
+// in since confine (a job or hook running beside the story) is confine's
+// refusal whether its target is a file, a directory or missing, where a
+// stat by path told the three apart (the outside refusal, or the name
+// sent as inline text).
+func (p *PromptRenderer) fileThere(src promptSrc, path string) (bool, error) {
+	if p.beforeStat != nil {
+		p.beforeStat(path)
+	}
+	fi, err := p.loader.StatFile(path)
+	if errors.Is(err, safefile.ErrOutsideRoot) || errors.Is(err, expr.ErrOutsideRoots) {
+		abs, aerr := filepath.Abs(path)
+		if aerr != nil {
+			abs = path
+		}
+		return false, p.outside(src, abs)
+	}
+	return err == nil && fi.Mode().IsRegular(), nil
 }
 
 // writtenInside reports whether path, as written (no link followed), lies

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,39 +26,35 @@ const maxSnapshotBytes = 8 << 20
 // skipped; symlinks are not followed. Contents are held in memory only
 // when they are kept (within maxSnapshotBytes); otherwise they stream.
 func storySnapshot(appID, dir, entry string) (map[string]any, error) {
-	type file struct {
-		rel, path string
-		size      int64
-	}
-	var files []file
-	var total int64
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() || !d.Type().IsRegular() || strings.HasSuffix(name, "~") {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		files = append(files, file{rel: filepath.ToSlash(rel), path: p, size: fi.Size()})
-		total += fi.Size()
-		return nil
-	})
+	return snapshotThrough(appID, dir, entry, nil)
+}
+
+// snapshotFile is a file of the snapshot: its name in the story, its
+// absolute path and its size when listed.
+type snapshotFile struct {
+	rel, path string
+	size      int64
+}
+
+// snapshotThrough is storySnapshot, the directory listed and each file
+// opened through a root of it, never by path: a file or directory swapped
+// for a symlink leading out after the listing saw it (a process running
+// beside the story) fails the snapshot as leading out, whatever its target,
+// instead of putting an outside file's bytes in the trace. beforeOpen, when
+// set (tests), runs before each file is opened.
+func snapshotThrough(appID, dir, entry string, beforeOpen func(rel string)) (map[string]any, error) {
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.rel, b.rel) })
+	root := safefile.NewRoot(abs)
+	defer root.Close()
+	var files []snapshotFile
+	var total int64
+	if err := listSnapshot(root, root.Dir(), &files, &total); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(files, func(a, b snapshotFile) int { return strings.Compare(a.rel, b.rel) })
 	keep := total <= maxSnapshotBytes
 	h := sha256.New()
 	out := map[string]any{}
@@ -67,7 +62,10 @@ func storySnapshot(appID, dir, entry string) (map[string]any, error) {
 		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(f.rel))))
 		h.Write([]byte(f.rel))
 		h.Write(binary.BigEndian.AppendUint64(nil, uint64(f.size)))
-		data, err := hashFile(h, f.path, f.size, keep)
+		if beforeOpen != nil {
+			beforeOpen(f.rel)
+		}
+		data, err := hashFile(h, root, f.path, f.size, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -84,11 +82,45 @@ func storySnapshot(appID, dir, entry string) (map[string]any, error) {
 	return payload, nil
 }
 
-// hashFile streams exactly size bytes of the file at path into h, and
+// listSnapshot appends the snapshot's files under the directory d (absolute,
+// inside root) to files, listed through root.
+func listSnapshot(root *safefile.Root, d string, files *[]snapshotFile, total *int64) error {
+	entries, err := root.ReadDir(d, 0)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || name == "node_modules" {
+			continue
+		}
+		p := filepath.Join(d, name)
+		if e.IsDir() {
+			if err := listSnapshot(root, p, files, total); err != nil {
+				return err
+			}
+			continue
+		}
+		if !e.Type().IsRegular() || strings.HasSuffix(name, "~") {
+			continue
+		}
+		fi, err := root.Stat(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root.Dir(), p)
+		*files = append(*files, snapshotFile{rel: filepath.ToSlash(rel), path: p, size: fi.Size()})
+		*total += fi.Size()
+	}
+	return nil
+}
+
+// hashFile streams exactly size bytes of the file at path (opened through
+// root) into h, and
 // returns them when keep is set. A file that changed size since its stat
 // is an error (the snapshot would not match the hash).
-func hashFile(h io.Writer, path string, size int64, keep bool) ([]byte, error) {
-	fh, err := safefile.Open(path, safefile.Stream)
+func hashFile(h io.Writer, root *safefile.Root, path string, size int64, keep bool) ([]byte, error) {
+	fh, err := root.Open(path, safefile.Stream)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -80,16 +80,15 @@ func (c *checker) eachFileRef(fn func(e *story.Effect, site effSite, r fileRef))
 }
 
 // existingFile resolves a story-relative (or absolute) path and reports
-// whether it is an existing regular file. Only paths inside the project
-// root are stat'ed: a warning must not tell a stranger's pull request what
-// the CI machine holds outside it (the confining rules report those).
+// whether it is an existing file other than a directory. Each path is
+// asked through the project root, never by path: a warning must not tell
+// a stranger's pull request what the CI machine holds outside it (the
+// confining rules report those), and a link out, there when the story
+// loaded or swapped in since, is no file whether its target exists, is a
+// directory or is missing.
 func (c *checker) existingFile(p string) (string, bool) {
 	if filepath.IsAbs(p) {
-		if !c.st.FileRoot().Inside(p) {
-			return p, false
-		}
-		mode, err := os.Stat(p)
-		return p, err == nil && !mode.IsDir()
+		return p, c.fileInside(p)
 	}
 	dirs := []string{c.st.Dir} // then the overlay and shared dirs, as the engine
 	if pc := c.st.Prompts; pc != nil {
@@ -101,15 +100,29 @@ func (c *checker) existingFile(p string) (string, bool) {
 		}
 	}
 	for _, d := range dirs {
-		f := filepath.Join(d, p)
-		if !c.st.FileRoot().Inside(f) {
-			continue
-		}
-		if mode, err := os.Stat(f); err == nil && !mode.IsDir() {
+		if f := filepath.Join(d, p); c.fileInside(f) {
 			return f, true
 		}
 	}
 	return filepath.Join(c.st.Dir, p), false
+}
+
+// fileInside reports whether the absolute path p is a file other than a
+// directory, stat'ed through the project root (a path or link leaving it
+// is none).
+func (c *checker) fileInside(p string) bool {
+	fi, err := c.statInside(p)
+	return err == nil && !fi.IsDir()
+}
+
+// statInside is os.Stat of the absolute path p through the project root:
+// a path or link leaving it is [safefile.ErrOutsideRoot], whatever lies
+// outside.
+func (c *checker) statInside(p string) (fs.FileInfo, error) {
+	if c.beforeStat != nil {
+		c.beforeStat(p)
+	}
+	return c.st.FileRoot().Stat(p)
 }
 
 func withString(e *story.Effect, key string) string {

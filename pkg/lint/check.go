@@ -55,6 +55,8 @@ type checker struct {
 	// sidecars caches the Starlark sidecars read and parsed, by path
 	// (rule_starlark.go).
 	sidecars map[string]sidecarRead
+	// beforeStat, set by tests, runs before fileInside's look.
+	beforeStat func(path string)
 	// tpl holds the story's template loaders, which rules pongo and
 	// world-key share, and the compile of each template file
 	// (rule_pongo.go).

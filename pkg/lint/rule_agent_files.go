@@ -1,11 +1,13 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -22,14 +24,21 @@ func checkAgentFiles(c *checker) {
 			c.inlinePromptRebased(e, site, r)
 			return
 		}
-		if _, ok := c.existing(r.path); !ok && c.st.FileRoot().Inside(c.storyPath(r.path)) {
-			at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
-			if mode, err := os.Stat(c.storyPath(r.path)); err == nil && mode.IsDir() {
-				c.rep.AddAt(at, site.Place(), diag.Error, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.String(), r.key, r.path, c.st.Dir)
-				return
-			}
-			c.rep.Warnf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
+		if _, ok := c.existing(r.path); ok {
+			return
 		}
+		// one look through the project root: a link out (prompt-root's)
+		// is skipped whatever lies outside, a directory there or not
+		fi, err := c.statInside(c.storyPath(r.path))
+		if err != nil && (!errors.Is(err, fs.ErrNotExist) || errors.Is(err, safefile.ErrOutsideRoot)) {
+			return
+		}
+		at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
+		if err == nil && fi.IsDir() {
+			c.rep.AddAt(at, site.Place(), diag.Error, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.String(), r.key, r.path, c.st.Dir)
+			return
+		}
+		c.rep.Warnf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
 	})
 	if app := c.st.App; app.ContextPath != "" && !story.IsTemplated(app.ContextPath) {
 		if _, ok := c.existing(app.ContextPath); !ok {

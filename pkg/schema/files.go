@@ -25,6 +25,9 @@ type rootFiles struct {
 	schemas *os.Root
 	got     map[string]readResult
 	values  int64 // JSON values the compiles through these files decoded
+	// resolved, when set (tests), runs between resolving an absolute
+	// schemas/ link and opening where it leads.
+	resolved func()
 }
 
 // charge adds n to the JSON values decoded through f and returns the sum.
@@ -144,12 +147,23 @@ func (f *rootFiles) openSchemas() (*os.Root, string) {
 	dir := filepath.Join(f.storyDir, "schemas")
 	r, err := safefile.OpenSubRoot(f.story, "schemas")
 	if safefile.IsEscape(err) {
+		linkedOut := fmt.Sprintf("could not be read: the schemas directory %s is a symlink leading outside the story directory; nothing outside is read: make schemas/ a directory of the story", dir)
 		real, rerr := filepath.EvalSymlinks(dir)
 		story, serr := filepath.EvalSymlinks(f.storyDir)
-		if _, in := within(story, real); rerr != nil || serr != nil || !in {
-			return nil, fmt.Sprintf("could not be read: the schemas directory %s is a symlink leading outside the story directory; nothing outside is read: make schemas/ a directory of the story", dir)
+		rel, in := within(story, real)
+		if rerr != nil || serr != nil || !in {
+			return nil, linkedOut
 		}
-		r, err = safefile.OpenDirRoot(real)
+		if f.resolved != nil {
+			f.resolved()
+		}
+		// opened through the story's root by the name the link resolved
+		// to, never by path: a directory on the way swapped for a link out
+		// since is refused as the link out it is
+		r, err = safefile.OpenSubRoot(f.story, filepath.FromSlash(rel))
+		if safefile.IsEscape(err) {
+			return nil, linkedOut
+		}
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

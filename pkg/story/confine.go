@@ -76,18 +76,33 @@ var ownOutput = []string{"sessions", "coverage.json", "repo"}
 // one made by hand), or a symbolic link (never read through). A .kitsoki/ that
 // only a command's own output made marks nothing, so no command moves
 // the root a later one resolves.
-func HasKitsokiDir(d string) bool {
+func HasKitsokiDir(d string) bool { return hasKitsokiDir(d, nil) }
+
+// hasKitsokiDir is HasKitsokiDir; looked, when set (tests), runs between
+// the look at the name and the open. The open goes through a root of d
+// without waiting and must find what the look saw: a .kitsoki swapped for
+// a link (out, or to a FIFO) in between marks as a link does, never having
+// the directory it leads to listed.
+func hasKitsokiDir(d string, looked func()) bool {
 	p := filepath.Join(d, ".kitsoki")
 	fi, err := os.Lstat(p)
 	if err != nil || !fi.IsDir() {
 		return err == nil && fi.Mode()&fs.ModeSymlink != 0
 	}
-	f, err := os.Open(p)
+	if looked != nil {
+		looked()
+	}
+	root, err := safefile.OpenDirRoot(d)
 	if err != nil {
 		return true // unreadable: the name alone marks
 	}
+	defer root.Close()
+	f, err := safefile.OpenRootNoBlock(root, ".kitsoki")
+	if err != nil {
+		return true
+	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
+	if got, err := f.Stat(); err != nil || !got.IsDir() || !os.SameFile(fi, got) {
 		return true
 	}
 	empty := true

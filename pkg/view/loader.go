@@ -2,11 +2,11 @@ package view
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -99,11 +99,19 @@ func (dl *dirLoader) viewFile(name string, pos story.Pos, state, what string) (s
 		return p, nil // found once per run, as its compiled template is kept
 	}
 	p = filepath.Join(dl.views, filepath.FromSlash(name))
-	if st, err := os.Stat(p); err == nil && !st.IsDir() {
+	// Asked through the roots the file is read through, never by path: a
+	// name (templated, so unchecked at load) through a link leading out
+	// is refused in the same words whether its target exists, is a
+	// directory or is missing.
+	st, err := dl.l.StatFile(p)
+	if err == nil && !st.IsDir() {
 		dl.mu.Lock()
 		dl.found[name] = p
 		dl.mu.Unlock()
 		return p, nil
+	}
+	if errors.Is(err, safefile.ErrOutsideRoot) || errors.Is(err, expr.ErrOutsideRoots) {
+		return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " goes through a symlink leading out of the story directory; nothing outside it is read: put the file itself under views/, or a link that stays inside"}
 	}
 	return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " not found (looked for " + p + ")"}
 }

@@ -43,6 +43,9 @@ type PongoLoader struct {
 	// rootsTaken, when set (tests only), runs in Get between taking the
 	// roots and reading through them: a test swaps a directory there.
 	rootsTaken func()
+	// candLooked, when set (tests only), runs in resolve between the
+	// lexical and link check of a candidate and the look at it.
+	candLooked func(path string)
 }
 
 // ErrOutsideRoots is wrapped by the *Error of an include, extends or

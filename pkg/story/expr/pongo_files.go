@@ -309,13 +309,23 @@ func (l *PongoLoader) resolve(base, name string) string {
 	// A candidate outside the roots ("../", a search directory that links
 	// out) is never looked at: the first one stands for the name when no
 	// candidate inside exists, refused whether or not a file is there.
+	// One inside is looked at through the roots, so a link out swapped in
+	// since the check is such a candidate too, never a file or a miss.
 	out := ""
 	for _, c := range cands {
 		if !l.insideRoots(c) {
 			out = cmp.Or(out, c)
 			continue
 		}
-		if mode, err := os.Stat(c); err == nil && !mode.IsDir() {
+		if l.candLooked != nil {
+			l.candLooked(c)
+		}
+		fi, err := l.statThroughRoots(c)
+		if errors.Is(err, safefile.ErrOutsideRoot) || errors.Is(err, ErrOutsideRoots) {
+			out = cmp.Or(out, c)
+			continue
+		}
+		if err == nil && !fi.IsDir() {
 			return c
 		}
 	}
