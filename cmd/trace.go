@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -59,12 +57,7 @@ func (in *traceInput) Close() {
 // openTrace resolves and opens a PATH argument. When the path was looked up
 // by id or substring, "# <path>" goes to stderr.
 func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error) {
-	if _, err := os.Stat(arg); err != nil && arg != "-" && !strings.ContainsAny(arg, "/"+string(os.PathSeparator)) {
-		if err := checkSessionsDir(o.sessionsDir); err != nil {
-			return nil, err // an id or substring, looked up there
-		}
-	}
-	p, resolved, err := trace.Resolve(arg, o.sessionsDir)
+	p, lookup, err := trace.Resolve(arg, o.sessionsDir)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -72,28 +65,36 @@ func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error)
 		return &traceInput{r: c.InOrStdin(), name: "-"}, nil
 	}
 	var f *os.File
-	if resolved {
-		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", termsafe.Printable(p)) // a name found under the sessions directory
-		f, err = openListed(o.sessionsDir, p)
-	} else {
-		f, err = safefile.Open(p, safefile.Stream)
-	}
-	if err != nil {
+	if lookup {
+		if f, p, err = o.openListed(c, arg); err != nil {
+			return nil, err
+		}
+	} else if f, err = safefile.Open(p, safefile.Stream); err != nil {
 		return nil, usagef("open trace %q: %v", p, err)
 	}
 	return &traceInput{r: f, name: p, path: p, f: f}, nil
 }
 
-// openListed opens p, a trace found under the sessions directory dir,
-// through that directory as openSessions opens it: a trace or directory
-// swapped for a link leading out since it was listed is refused.
-func openListed(dir, p string) (*os.File, error) {
-	sess, err := openSessions(dir)
+// openListed opens the trace the id or substring arg names under the
+// sessions directory, found and opened through that directory as
+// openSessions opens it once: a trace or directory swapped for a link
+// leading out since it was listed is refused.
+func (o *traceOpts) openListed(c *cobra.Command, arg string) (*os.File, string, error) {
+	sess, err := openSessions(o.sessionsDir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer sess.Close()
-	return sess.Open(trace.TraceFile{Path: p})
+	tf, err := sess.Find(arg)
+	if err != nil {
+		return nil, "", usagef("%v", err)
+	}
+	fmt.Fprintf(c.ErrOrStderr(), "# %s\n", termsafe.Printable(tf.Path)) // a name found under the sessions directory
+	f, err := sess.Open(tf)
+	if err != nil {
+		return nil, "", usagef("open trace %q: %v", tf.Path, err)
+	}
+	return f, tf.Path, nil
 }
 
 // corruptErr turns a read error into the command's exit: a corrupt trace is
@@ -134,61 +135,22 @@ func paint(on bool, cat trace.Category, s string) string {
 	return code + s + "\x1b[0m"
 }
 
-// checkSessionsDir refuses a sessions directory inside the working
-// directory's project root that a symbolic link leads out of (a
-// checkout's .kitsoki linked to a home directory's): listed through the
-// link, the traces there (names, sizes, app ids) were shown and one
-// looked up by id was read. The refusal is the same whether the link's
-// target exists or not; a directory outside the project named with
+// openSessions opens the sessions directory dir its traces are listed and
+// read through (trace.OpenProjectSessions, against the working directory's
+// project root): a sessions directory inside the project that a symlink
+// leads out of (a checkout's .kitsoki linked to a home directory's) is
+// refused, whether the link's target exists or not, and nothing there is
+// listed or read; a directory outside the project named with
 // --sessions-dir is the operator's and is read.
-func checkSessionsDir(dir string) error {
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil
-	}
-	rootDir, _ := story.ProjectRoot(wd)
-	r := safefile.NewRoot(rootDir)
-	defer r.Close()
-	if !r.LeadsOut(dir) {
-		return nil
-	}
-	return sessionsLinkOut(dir, r.Dir())
-}
-
-func sessionsLinkOut(dir, root string) error {
-	return usagef("%s: the sessions directory goes through a symlink leading out of the project root %s; no trace outside the root is listed or read: remove the link, pass a trace file by its path, or name the directory itself with --sessions-dir", termsafe.Line(dir), termsafe.Line(root))
-}
-
-// openSessions opens the sessions directory its traces are listed and
-// read through: through the working directory's project root when it lies
-// inside it, so a link leading out on the way, planted or swapped in
-// after checkSessionsDir, is refused by the open itself; by its name
-// elsewhere (--sessions-dir naming the operator's own directory).
 func openSessions(dir string) (*trace.Sessions, error) {
-	wd, err := os.Getwd()
-	abs, aerr := filepath.Abs(dir)
-	if err != nil || aerr != nil {
-		return openSessionsNamed(dir)
+	root := ""
+	if wd, err := os.Getwd(); err == nil {
+		root, _ = story.ProjectRoot(wd)
 	}
-	rootDir, _ := story.ProjectRoot(wd)
-	r := safefile.NewRoot(rootDir)
-	defer r.Close()
-	if _, in := r.Rel(abs); !in {
-		return openSessionsNamed(dir)
+	s, err := trace.OpenProjectSessions(root, dir)
+	if lo, ok := errors.AsType[*trace.LinkOutError](err); ok {
+		return nil, usagef("%s: the sessions directory goes through a symlink leading out of the project root %s; no trace outside the root is listed or read: remove the link, pass a trace file by its path, or name the directory itself with --sessions-dir", termsafe.Line(lo.Dir), termsafe.Line(lo.Root))
 	}
-	s, err := trace.OpenSessionsIn(r, dir, abs)
-	if errors.Is(err, safefile.ErrOutsideRoot) {
-		return nil, sessionsLinkOut(dir, r.Dir())
-	}
-	if err != nil {
-		return nil, usagef("list traces under %s: %s", termsafe.Line(dir), safefile.ErrText(err))
-	}
-	return s, nil
-}
-
-// openSessionsNamed opens dir by its name (outside the project root).
-func openSessionsNamed(dir string) (*trace.Sessions, error) {
-	s, err := trace.OpenSessions(dir)
 	if err != nil {
 		return nil, usagef("list traces under %s: %s", termsafe.Line(dir), safefile.ErrText(err))
 	}

@@ -23,9 +23,6 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 		Example: "  kitsoki trace ls\n  kitsoki trace ls --json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := checkSessionsDir(o.sessionsDir); err != nil {
-				return err
-			}
 			sess, err := openSessions(o.sessionsDir)
 			if err != nil {
 				return err

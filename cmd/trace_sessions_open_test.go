@@ -8,11 +8,11 @@ import (
 )
 
 // TestOpenSessionsRefusesALinkOutItself: the sessions directory is opened
-// through the project root, so a .kitsoki swapped for a link leading out
-// after checkSessionsDir passed is refused by the open, as the check
-// words it, whether the link's target exists or not, and shell
-// completion (which checked, then listed by the path) offers nothing
-// there; an absolute link that stays inside the project is opened.
+// once, through the project root, so a .kitsoki that is (or was swapped
+// for) a link leading out is refused by the open itself, worded as trace
+// ls words it, whether the link's target exists or not, and shell
+// completion offers nothing there; an absolute link that stays inside the
+// project is opened.
 func TestOpenSessionsRefusesALinkOutItself(t *testing.T) {
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")

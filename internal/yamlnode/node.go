@@ -69,23 +69,37 @@ func Describe(n *yaml.Node) string {
 	return KindName(n)
 }
 
-// Scalars is one of upstream's two readings of a YAML scalar: its story
-// decoder's and its flow-fixture decoder's. Both give nil, bool, a whole
-// number, uint64 (a whole number from 2^63 to 2^64), float64, []byte or
-// string, and they part in a few corners: which Go integer type holds a
-// whole number (the other marks a zero written `-0`, signed on both:
-// conformance story-minus-zero, fixture-minus-zero), the words a `!!bool`
-// takes, and how a tagged number's text is read.
+// Scalars is one of two readings of a YAML scalar into a Go value.
+// Upstream reads a story and a flow fixture with one decoder, and both
+// readings follow it where it was probed: nil, bool, a whole number,
+// uint64 (a whole number from 2^63 to 2^64), float64, []byte or string; a
+// `!!bool` by strconv's words or yes/no in any case; 0X, 0B and 0O as text
+// (conformance yaml-scalar-one-reading). They part where their readers
+// need them to:
+//   - the Go type of a whole number, which marks a `-0` as signed by
+//     being the other type: the story walker and the cassette reader
+//     (UpstreamScalars) hold int and an int64 `-0` (conformance
+//     story-minus-zero, cassette-minus-zero); the fixture reader
+//     (pkg/flowtest scalarValue) holds int64 and an int `-0`, which its
+//     yamlWhole turns into uint64 and a signed zero (fixture-minus-zero).
+//     Either reader given the other's types fails the goldens.
+//   - what neither upstream decoder reads and both refuse, a file
+//     holding `!!bool on` or `!!bool ""`: false in a story, the text in
+//     a fixture (docs/compat/yaml-numbers.md).
+//   - a tagged number's text (`!!int 0o-5`, `!!int 1__0.5`,
+//     `!!float -.nan`, `!!float 1__000.5`), where both readings differ
+//     from upstream's in ways of their own (docs/compat/yaml-numbers.md).
 type Scalars int
 
 const (
-	// StoryScalars reads a story file's scalars: whole numbers are int
-	// (`-0` an int64), a `!!bool` is a YAML 1.1 word (anything else
-	// false), a `!!float` keeps underscores and reads a signed NaN.
+	// StoryScalars reads a story file's scalars (the Walker's values) and
+	// a cassette's `-0` and `!!binary`: whole numbers are int (`-0` an
+	// int64), a `!!bool` upstream refuses is false, a `!!float` keeps
+	// underscores and reads a signed NaN.
 	StoryScalars Scalars = iota
 	// FixtureScalars reads a flow fixture's scalars: whole numbers are
-	// int64 (`-0` an int), a `!!bool` is strconv's word (anything else
-	// its text), 0X, 0B and 0O are text, and underscores are dropped.
+	// int64 (`-0` an int), a `!!bool` upstream refuses is its text, and a
+	// tagged number's underscores are dropped.
 	FixtureScalars
 )
 
@@ -117,24 +131,36 @@ func (d Scalars) Value(n *yaml.Node) any {
 }
 
 func (d Scalars) boolean(v string) any {
-	if d == StoryScalars {
-		b, _ := Bool(v)
+	if b, ok := tagBool(v); ok {
 		return b
 	}
-	if b, err := strconv.ParseBool(strings.ToLower(v)); err == nil {
-		return b
+	if d == StoryScalars {
+		return false
 	}
 	return v
+}
+
+// tagBool reads a `!!bool`'s text as both of upstream's decoders do:
+// strconv's words (1, t, T, TRUE, true, True, 0, f, ...) and yes or no in
+// any case; anything else (on, off, y, "") is no boolean to them
+// (conformance yaml-bool-tag).
+func tagBool(v string) (value, ok bool) {
+	switch {
+	case strings.EqualFold(v, "yes"):
+		return true, true
+	case strings.EqualFold(v, "no"):
+		return false, true
+	}
+	b, err := strconv.ParseBool(v)
+	return b, err == nil
 }
 
 // whole reads a `!!int`'s text v: a whole number, a uint64 past int64,
 // else a float, else the text.
 func (d Scalars) whole(v string) any {
 	s := strings.ReplaceAll(v, "_", "")
-	if d == FixtureScalars {
-		if u := strings.TrimLeft(s, "+-"); len(u) > 1 && u[0] == '0' && strings.ContainsRune("XBO", rune(u[1])) {
-			return v // upstream's fixture decoder knows 0x, 0b, 0o only in lower case: 0X1f is text (probe flowwalk p19)
-		}
+	if u := strings.TrimLeft(s, "+-"); len(u) > 1 && u[0] == '0' && strings.ContainsRune("XBO", rune(u[1])) {
+		return v // upstream's decoders know 0x, 0b, 0o only in lower case: 0X1f is text (probe flowwalk p19; conformance fixture-scalar-text, yaml-scalar-one-reading)
 	}
 	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
 		switch {

@@ -8,9 +8,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The story and fixture readings agree on plain scalars and part where
-// upstream's two decoders do: the integer type, `-0`, a `!!bool`'s
-// words, 0X, and a tagged number's underscores and signed NaN.
+// The story and fixture readings agree on plain scalars, 0X and a
+// `!!bool`'s words, as upstream's decoders do, and part in the integer
+// type that marks `-0`, a `!!bool` upstream refuses, and a tagged
+// number's underscores and signed NaN.
 func TestScalarsStoryAndFixture(t *testing.T) {
 	for _, c := range []struct {
 		doc            string
@@ -19,12 +20,17 @@ func TestScalarsStoryAndFixture(t *testing.T) {
 		{"5", 5, int64(5)},
 		{"-0", int64(0), 0},
 		{"10000000000000000000", uint64(10000000000000000000), uint64(10000000000000000000)},
-		{"0X1F", 31, "0X1F"},
+		{"0X1F", "0X1F", "0X1F"},
+		{"-0B11", "-0B11", "-0B11"},
 		{"0x1F", 31, int64(31)},
 		{"!!int 0o-5", "0o-5", int64(-5)},
 		{"!!int 1__0.5", "1__0.5", 10.5},
-		{"!!bool yes", true, "yes"},
-		{"!!bool 1", false, true},
+		{"!!bool yes", true, true},
+		{"!!bool nO", false, false},
+		{"!!bool 1", true, true},
+		{"!!bool T", true, true},
+		{"!!bool on", false, "on"},
+		{"!!bool y", false, "y"},
 		{"true", true, true},
 		{"!!float 1__000.5", "1__000.5", 1000.5},
 		{"!!float -.nan", math.NaN(), "-.nan"},

@@ -106,6 +106,13 @@ func TestEffectEmpty(t *testing.T) {
 		{`{set: null, say: hi}`, 1},
 		{`{say: '', invoke: host.run, with: {cmd: "true"}}`, 1},
 		{`{say: , invoke: host.run, with: {cmd: "true"}}`, 1},
+		// decided from the value's node, not its text: an alias of an
+		// empty mapping, a tagged empty mapping or string; a plain word
+		// starting with null is a name
+		{`{set: &e {}, say: hi}, {set: *e, say: hi}`, 2},
+		{`{set: !!map {}, say: hi}`, 1},
+		{`{say: !!str , invoke: host.run, with: {cmd: "true"}}`, 1},
+		{`{target: nullish, say: hi}`, 0},
 	} {
 		got := loadRuleFindings(t, fmt.Sprintf(head, tc.eff), ruleEffectEmpty.ID)
 		if len(got) != tc.want {

@@ -30,7 +30,11 @@ type Effect struct {
 
 	// Written is the set of keys the effect was written with.
 	Written EffectKeys
-	Pos     Pos
+	// Blank is the set of keys written with a value holding nothing of the
+	// type the key reads (blankValue): null or nothing, {} for a mapping,
+	// [] for a list, "" for a string. A value of another type is not blank.
+	Blank EffectKeys
+	Pos   Pos
 	// keys holds the position of each key's value (KeyPos), as a compact list.
 	keys []keyAt
 

@@ -301,6 +301,9 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 		{Key: "timeout", Str: &more.Timeout},
 	}, func(key string, _, v *yaml.Node) {
 		e.Written = e.Written.With(key)
+		if blankValue(key, v) {
+			e.Blank = e.Blank.With(key)
+		}
 		vp := p.ValuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 	})
@@ -308,6 +311,26 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 	if len(e.keys) == 0 {
 		e.keys = nil
 	}
+}
+
+// blankValue reports whether v, the value of the effect key key, holds
+// nothing of the type key reads: null or nothing, an empty mapping, list
+// or string. A value of another type (say: {}, set: "") is not blank: the
+// loader reports its type error.
+func blankValue(key string, v *yaml.Node) bool {
+	if yamlnode.IsNull(v) {
+		return true
+	}
+	d := yamlnode.Deref(v)
+	switch key {
+	case "set", "increment", "with", "bind", "slots", "selection":
+		return d.Kind == yaml.MappingNode && len(d.Content) == 0
+	case "on_complete", "effects":
+		return d.Kind == yaml.SequenceNode && len(d.Content) == 0
+	case "background", "once":
+		return false
+	}
+	return d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" && d.Value == ""
 }
 
 func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {

@@ -7,10 +7,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -18,7 +16,6 @@ import (
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/sleep"
-	"kitsoki/internal/termsafe"
 )
 
 // DefaultSessionsDir is where kitsoki run writes traces by default,
@@ -47,25 +44,9 @@ type TraceFile struct {
 	rel     string    // the name below the sessions directory it was listed in
 }
 
-// MaxSessionsDepth bounds how deep ListTraces descends below the sessions
-// directory; a deeper tree is skipped with one warning.
+// MaxSessionsDepth bounds how deep [Sessions.List] descends below the
+// sessions directory; a deeper tree is skipped with one warning.
 const MaxSessionsDepth = 64
-
-// ListTraces returns the *.jsonl traces under dir, newest first,
-// skipping sidecar and dot folders; a missing dir gives none. Too deep or
-// too long paths are skipped and told to warn once. The walk goes through
-// dir opened as a root ([Sessions.List]).
-func ListTraces(dir string, warn func(string)) ([]TraceFile, error) {
-	s, err := OpenSessions(dir)
-	if err != nil {
-		if pe, ok := errors.AsType[*fs.PathError](err); ok {
-			err = pe.Err // it names the (maybe long) path again
-		}
-		return nil, fmt.Errorf("list traces under %s: %w", termsafe.ShortPath(dir), err)
-	}
-	defer s.Close()
-	return s.List(warn)
-}
 
 // cmpTrace orders traces newest first, then by path.
 func cmpTrace(a, b TraceFile) int {
@@ -105,10 +86,11 @@ func peekAppID(f io.Reader) string {
 	return headerExtras(line).AppID
 }
 
-// Resolve turns a PATH argument into a trace path: "-" (stdin), an
-// existing file, or else the newest trace under dir whose id equals or
-// contains arg (resolved is then true).
-func Resolve(arg, dir string) (path string, resolved bool, err error) {
+// Resolve turns a PATH argument into a trace path: "-" (stdin) or an
+// existing file. Any other argument without a path separator is an id or
+// substring to look up under the sessions directory dir with
+// [Sessions.Find]: lookup is then true.
+func Resolve(arg, dir string) (path string, lookup bool, err error) {
 	if arg == "-" {
 		return "-", false, nil
 	}
@@ -121,25 +103,31 @@ func Resolve(arg, dir string) (path string, resolved bool, err error) {
 	if strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/') {
 		return "", false, fmt.Errorf("open trace %q: no such file", arg)
 	}
-	list, err := ListTraces(dir, nil)
+	return "", true, nil
+}
+
+// Find returns the newest listed trace whose id is arg (less a .jsonl
+// suffix), else the newest whose id contains it.
+func (s *Sessions) Find(arg string) (TraceFile, error) {
+	list, err := s.List(nil)
 	if err != nil {
-		return "", false, err
+		return TraceFile{}, err
 	}
 	want := strings.TrimSuffix(arg, ".jsonl")
 	for _, tf := range list {
 		if tf.ID == want {
-			return tf.Path, true, nil
+			return tf, nil
 		}
 	}
 	for _, tf := range list {
 		if strings.Contains(tf.ID, want) {
-			return tf.Path, true, nil
+			return tf, nil
 		}
 	}
 	if strings.HasSuffix(arg, ".jsonl") {
-		return "", false, fmt.Errorf("open trace %q: no such file, and no session trace under %s has that id (check the path, or list traces with kitsoki trace ls)", arg, dir)
+		return TraceFile{}, fmt.Errorf("open trace %q: no such file, and no session trace under %s has that id (check the path, or list traces with kitsoki trace ls)", arg, s.Dir)
 	}
-	return "", false, fmt.Errorf("no session trace found under %s matching %q (pass an explicit path, or run a session first)", dir, arg)
+	return TraceFile{}, fmt.Errorf("no session trace found under %s matching %q (pass an explicit path, or run a session first)", s.Dir, arg)
 }
 
 // Follow reads f and, at its end, polls for more until ctx is done; a file

@@ -24,7 +24,12 @@ func TestListTracesSkipsDeepTrees(t *testing.T) {
 		}
 	}
 	var warns []string
-	list, err := ListTraces(dir, func(s string) { warns = append(warns, s) })
+	s, err := OpenSessions(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	list, err := s.List(func(s string) { warns = append(warns, s) })
 	if err != nil {
 		t.Fatal(err)
 	}

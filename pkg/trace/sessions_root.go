@@ -35,16 +35,46 @@ func OpenSessions(dir string) (*Sessions, error) {
 	return newSessions(dir, r, err)
 }
 
-// OpenSessionsIn opens dir, the absolute path abs inside root, as the
-// sessions directory through root: a symlink on the way leading out of
-// root is [safefile.ErrOutsideRoot], whether its target exists or not.
-func OpenSessionsIn(root *safefile.Root, dir, abs string) (*Sessions, error) {
-	r, err := root.OpenRoot(abs)
-	return newSessions(dir, r, err)
+// LinkOutError is a sessions directory inside the project root that a
+// symbolic link on the way leads out of, whether its target exists or not.
+type LinkOutError struct {
+	Dir  string // the sessions directory as it was named
+	Root string // the project root, absolute
+}
+
+func (e *LinkOutError) Error() string {
+	return e.Dir + ": the sessions directory goes through a symlink leading out of the project root " + e.Root
+}
+
+func (e *LinkOutError) Unwrap() error { return safefile.ErrOutsideRoot }
+
+// OpenProjectSessions opens dir as the sessions directory for a command
+// run in a project whose root is root ("" when unknown). A dir lying
+// inside root as written is opened through root, so a link leading out on
+// the way (a checkout's .kitsoki linked to a home directory's), planted
+// before the call or swapped in meanwhile, is refused by the open itself
+// as a [*LinkOutError]: nothing there is listed or read. A dir outside
+// root is the operator's own (named with --sessions-dir) and is opened by
+// its name.
+func OpenProjectSessions(root, dir string) (*Sessions, error) {
+	abs, err := filepath.Abs(dir)
+	if root == "" || err != nil {
+		return OpenSessions(dir)
+	}
+	r := safefile.NewRoot(root)
+	defer r.Close()
+	if _, in := r.Rel(abs); !in {
+		return OpenSessions(dir)
+	}
+	or, err := r.OpenRoot(abs)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return nil, &LinkOutError{Dir: dir, Root: r.Dir()}
+	}
+	return newSessions(dir, or, err)
 }
 
 func newSessions(dir string, r *os.Root, err error) (*Sessions, error) {
-	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, safefile.ErrOutsideRoot) {
+	if errors.Is(err, fs.ErrNotExist) {
 		return &Sessions{Dir: dir}, nil
 	}
 	if err != nil {
