@@ -75,11 +75,13 @@ func (l *fixtureLint) slotSent(t *Turn, sent []KV, key string, orch bool) (any, 
 // slotDefault is the value validation leaves in slot key of intent name
 // when a turn sending a slots: map leaves the slot out: the default every
 // declaration of the intent gives it (null where none declares the slot
-// or its default), with how the lint knows it. ok is false where that is
-// not certain: an intent declared nowhere (a "*" arm takes it, and no
-// slot is checked), a bare spelling of an imported child's intent, a
-// required slot (refused or a clarification instead), declarations that
-// differ, or a default that is a template or not finite.
+// or its default, or requires it: a required slot left out takes no
+// default, the turn refused on the legacy path and a clarification on the
+// orchestrator's, which compares it as null), with how the lint knows it.
+// ok is false where that is not certain: an intent declared nowhere (a
+// "*" arm takes it, and no slot is checked), a bare spelling of an
+// imported child's intent, declarations that differ, or a default that
+// is a template or not finite.
 func (l *fixtureLint) slotDefault(name, key string) (v any, how string, ok bool) {
 	decls := l.ix.decls[name]
 	if len(decls) == 0 || len(l.ix.aliases[name]) > 0 {
@@ -87,8 +89,8 @@ func (l *fixtureLint) slotDefault(name, key string) (v any, how string, ok bool)
 	}
 	for i, it := range decls {
 		var d any
-		if sl := it.Slots[key]; sl != nil {
-			if sl.Required || hasTemplate(sl.Default) || jsonvalue.HasNonFinite(sl.Default) {
+		if sl := it.Slots[key]; sl != nil && !sl.Required {
+			if hasTemplate(sl.Default) || jsonvalue.HasNonFinite(sl.Default) {
 				return nil, "", false
 			}
 			d = jsonvalue.Normalize(sl.Default)
@@ -99,7 +101,7 @@ func (l *fixtureLint) slotDefault(name, key string) (v any, how string, ok bool)
 		v = d
 	}
 	if v == nil {
-		return nil, fmt.Sprintf("and intent %q declares no default for it", name), true
+		return nil, fmt.Sprintf("and intent %q declares no default for it that applies (a required slot takes none)", name), true
 	}
 	return v, fmt.Sprintf("so validation writes intent %q's default %s", name, clip(show(v))), true
 }

@@ -28,13 +28,13 @@ func TestLintExpectSlots(t *testing.T) {
 // lint-expect-slots-default).
 func TestLintExpectSlotsDefault(t *testing.T) {
 	const def = `but the turn leaves slot %s out, so validation writes intent %q's default`
-	const none = `but the turn leaves slot %s out, and intent %q declares no default for it`
+	const none = `but the turn leaves slot %s out, and intent %q declares no default for it that applies`
 	lintGolden(t, "../engine/testdata/conformance/lint-expect-slots-default", map[string]string{
 		"a_default_other.yaml":           fmt.Sprintf(def, "size", "pick"),
 		"b_default_other_orch.yaml":      fmt.Sprintf(def, "size", "pick"),
 		"c_undeclared_here.yaml":         fmt.Sprintf(none, "color", "pick"),
 		"d_undeclared_null_pass.yaml":    "",
-		"e_required_default_orch.yaml":   unwarned,
+		"e_required_default_orch.yaml":   fmt.Sprintf(none, "req", "pick"),
 		"f_defaults_same_pass.yaml":      "",
 		"g_float_default_orch_pass.yaml": "",
 		"j_other_default.yaml":           fmt.Sprintf(def, "k", "other"),
@@ -43,5 +43,7 @@ func TestLintExpectSlotsDefault(t *testing.T) {
 		"m_text_default_pass.yaml":       "",
 		"n_decls_differ.yaml":            unwarned,
 		"o_decls_differ_pass.yaml":       "",
+		"p_required_null_orch_pass.yaml": "",
+		"q_required_legacy.yaml":         fmt.Sprintf(none, "req", "pick"),
 	}, ruleSlotsExpect)
 }
