@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -66,21 +67,43 @@ func (l *fixtureLint) rawStart(t *Turn) (*story.State, string, string) {
 }
 
 // mayRefuseSlots reports whether t sends a {{ }} template slot, or some
-// declaration of its intent lists values: for a slot: a value sent, a
-// default, or a null outside them is refused INVALID_SLOT_VALUE
-// (conformance intent-slot-defaults: a slot left out takes its default).
+// declaration of its intent lists values: for a slot and may refuse the
+// value it checks there: a value sent, or the default of a slot left out,
+// outside them is refused INVALID_SLOT_VALUE, and so is a null sent
+// (conformance intent-slot-defaults: a slot left out takes its default,
+// checked even where the turn sends no slots: map; one with no default is
+// not checked; lint-expect-accepted-values).
 func mayRefuseSlots(t *Turn, decls []*story.Intent) bool {
 	if slices.ContainsFunc(t.Intent.Slots, func(kv KV) bool { return isTemplate(kv.Value) }) {
 		return true
 	}
 	return slices.ContainsFunc(decls, func(it *story.Intent) bool {
-		for _, s := range it.Slots {
-			if s != nil && len(s.Values) > 0 {
+		for sn, s := range it.Slots {
+			if s != nil && len(s.Values) > 0 && !valueAccepted(t, sn, s) {
 				return true
 			}
 		}
 		return false
 	})
+}
+
+// valueAccepted reports whether slot sn, declared s with values:, is
+// certainly accepted: the value t sends, else s's default, is one of them
+// as both engines compare (fmt's %v, a whole float as its integer), or t
+// leaves out a slot with no default. A null, a template default, a list
+// or a map is not judged accepted.
+func valueAccepted(t *Turn, sn string, s *story.Slot) bool {
+	v := s.Default
+	if i := slices.IndexFunc(t.Intent.Slots, func(kv KV) bool { return kv.Key == sn }); i >= 0 {
+		v = t.Intent.Slots[i].Value
+	} else if v == nil {
+		return true
+	}
+	switch v.(type) {
+	case nil, []any, map[string]any:
+		return false
+	}
+	return !hasTemplate(v) && slices.Contains(valueTexts(s.Values), fmt.Sprint(yamlWhole(jsonvalue.Normalize(v))))
 }
 
 // untakenExpectOther warns at an expect_error turn naming a rejection

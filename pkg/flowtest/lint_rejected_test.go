@@ -538,7 +538,7 @@ func TestLintExpectAccepted(t *testing.T) {
 		"a_guard_expected_accepted.yaml":     fmt.Sprintf(accepted, 0, "GUARD_FAILED", "go", "hall", start, "an unguarded first arm", "hall"),
 		"b_legacy_invalid_accepted.yaml":     fmt.Sprintf(accepted, 0, "INVALID_SLOT_VALUE", "go", "hall", start, "an unguarded first arm", "hall"),
 		"c_unguarded_after_false.yaml":       fmt.Sprintf(accepted, 0, "GUARD_FAILED", "gate", "hall", start, "the unguarded arm after guards false on what the fixture certainly has", "hall"),
-		"d_values_unjudged.yaml":             unwarned,
+		"d_values_unjudged.yaml":             fmt.Sprintf(accepted, 0, "INVALID_SLOT_VALUE", "pick", "hall", start, "an unguarded first arm", "hall"),
 		"e_orch_missing_slots.yaml":          `turns[0].expect_error: code MISSING_SLOTS on the orchestrator path, where a left-out required slot is a clarification`,
 		"f_legacy_missing_slots_passes.yaml": "",
 		"g_wildcard_takes.yaml":              `turns[0].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "wild" is taken at "room"`,
@@ -550,6 +550,20 @@ func TestLintExpectAccepted(t *testing.T) {
 		"m_orch_guard_allowed_passes.yaml":   "",
 		"n_legacy_missing_allowed.yaml":      `turns[0].expect_error: code MISSING_SLOTS with allowed_contains on the legacy path`,
 		"o_untaken_other_code.yaml":          `turns[0].expect_error: code GUARD_FAILED, but intent "back" is not taken at "hall", where the fixture starts (initial_state) (it and its ancestors take: go, gate, pick, need): both engines refuse it INTENT_NOT_ALLOWED_IN_STATE`,
+	}, ruleRejected, ruleWrongState, ruleErrorCode)
+	lintGolden(t, "../engine/testdata/conformance/lint-expect-accepted-values", map[string]string{
+		"a_default_inside.yaml":            fmt.Sprintf(accepted, 0, "INVALID_SLOT_VALUE", "pick", "a", start, "an unguarded first arm", "a"),
+		"b_default_outside_pass.yaml":      "",
+		"c_sent_inside.yaml":               fmt.Sprintf(accepted, 0, "GUARD_FAILED", "pick", "a", start, "an unguarded first arm", "a"),
+		"d_sent_outside_pass.yaml":         "",
+		"e_sent_null_pass.yaml":            "",
+		"f_no_default_left_out.yaml":       fmt.Sprintf(accepted, 0, "INVALID_SLOT_VALUE", "free", "a", start, "an unguarded first arm", "a"),
+		"g_whole_float.yaml":               fmt.Sprintf(accepted, 0, "INVALID_SLOT_VALUE", "num", "a", start, "an unguarded first arm", "a"),
+		"h_text_number.yaml":               fmt.Sprintf(accepted, 0, "INVALID_SLOT_VALUE", "num", "a", start, "an unguarded first arm", "a"),
+		"i_default_inside_orch.yaml":       fmt.Sprintf(accepted, 0, "INVALID_SLOT_VALUE", "pick", "a", start, "an unguarded first arm", "a"),
+		"j_list_pass.yaml":                 "",
+		"k_default_outside_orch_pass.yaml": "",
+		"l_fraction_pass.yaml":             "",
 	}, ruleRejected, ruleWrongState, ruleErrorCode)
 	const capped = `turns[0].expect_error: code GUARD_FAILED, but intent %q, fired at "idle" (where the fixture starts (initial_state)), takes an unguarded first arm of "idle"`
 	lintGolden(t, "../engine/testdata/conformance/expect-error-mode-capped", map[string]string{

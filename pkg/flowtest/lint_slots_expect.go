@@ -1,8 +1,11 @@
 package flowtest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // slotsExpected warns at a turn's expect_slots entry that certainly
@@ -11,12 +14,13 @@ import (
 // slotChecks): a turn that sends no slots: map (or fires no intent)
 // compares every entry with null; a slot it sends as written (no {{ }}
 // template on the orchestrator path, which renders top-level strings)
-// with that value; a slot it leaves out with null, unless some intent of
-// the story declares a slot of that name with a default (validation may
-// write it in). A turn with expect_error checks no slots, nor is one
-// whose input: a recording answers judged, nor any turn after one (a
-// missing recording skips the fixture), nor a story whose imports did
-// not fold. It reports whether it warned.
+// with that value; a slot it leaves out with the default the fired
+// intent declares for it, or null where it declares none (slotDefault;
+// where that is not certain, null only if no intent of the story
+// declares a slot of that name with a default). A turn with expect_error
+// checks no slots, nor is one whose input: a recording answers judged,
+// nor any turn after one (a missing recording skips the fixture), nor a
+// story whose imports did not fold. It reports whether it warned.
 func (l *fixtureLint) slotsExpected(t *Turn) bool {
 	if len(t.ExpectSlots) == 0 || t.ExpectError != nil || t.HasInput || l.ix.unfolded || l.inputBefore(t) {
 		return false
@@ -53,6 +57,9 @@ func (l *fixtureLint) slotSent(t *Turn, sent []KV, key string, orch bool) (any, 
 	}
 	i := slices.IndexFunc(sent, func(kv KV) bool { return kv.Key == key })
 	if i < 0 {
+		if d, how, ok := l.slotDefault(t.Intent.Name, key); ok {
+			return d, "leaves slot " + key + " out, " + how, true
+		}
 		if l.slotDefaulted(key) {
 			return nil, "", false
 		}
@@ -63,6 +70,40 @@ func (l *fixtureLint) slotSent(t *Turn, sent []KV, key string, orch bool) (any, 
 		return nil, "", false
 	}
 	return v, "sends slot " + key + " as written", true
+}
+
+// slotDefault is the value validation leaves in slot key of intent name
+// when a turn sending a slots: map leaves the slot out: the default every
+// declaration of the intent gives it (null where none declares the slot
+// or its default, or requires it: a required slot left out takes no
+// default, the turn refused on the legacy path and a clarification on the
+// orchestrator's, which compares it as null), with how the lint knows it.
+// ok is false where that is not certain: an intent declared nowhere (a
+// "*" arm takes it, and no slot is checked), a bare spelling of an
+// imported child's intent, declarations that differ, or a default that
+// is a template or not finite.
+func (l *fixtureLint) slotDefault(name, key string) (v any, how string, ok bool) {
+	decls := l.ix.decls[name]
+	if len(decls) == 0 || len(l.ix.aliases[name]) > 0 {
+		return nil, "", false
+	}
+	for i, it := range decls {
+		var d any
+		if sl := it.Slots[key]; sl != nil && !sl.Required {
+			if hasTemplate(sl.Default) || jsonvalue.HasNonFinite(sl.Default) {
+				return nil, "", false
+			}
+			d = jsonvalue.Normalize(sl.Default)
+		}
+		if i > 0 && !equal(d, v) {
+			return nil, "", false
+		}
+		v = d
+	}
+	if v == nil {
+		return nil, fmt.Sprintf("and intent %q declares no default for it that applies (a required slot takes none)", name), true
+	}
+	return v, fmt.Sprintf("so validation writes intent %q's default %s", name, clip(show(v))), true
 }
 
 // slotDefaulted reports whether some intent of the story declares a slot

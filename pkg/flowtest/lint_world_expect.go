@@ -58,9 +58,10 @@ func (l *fixtureLint) worldDiffers(t *Turn, label string, kvs []KV) bool {
 // on the orchestrator path session_id and ide (seeded at the start and
 // before each user turn), and a key the world starts with that nothing
 // may write (a written one may be taken out again when a replay drops
-// what set it): a declared key with a default and, on the legacy path,
-// one an initial_world or a world_override puts there, undeclared or
-// null (conformance lint-world-full). It reports whether it warned.
+// what set it): a declared key with a default, and one an initial_world
+// or a world_override puts there, undeclared or null, on either path (an
+// override stays even on a turn whose intent is refused; conformance
+// lint-world-full). It reports whether it warned.
 func (l *fixtureLint) worldFullUnlisted(t *Turn) bool {
 	w, orch := l.world, l.fx.Orchestrated()
 	listed := map[string]bool{}
@@ -72,7 +73,7 @@ func (l *fixtureLint) worldFullUnlisted(t *Turn) bool {
 		held = append(held, story.WorldSessionID, story.WorldIDE)
 	}
 	for _, k := range slices.Sorted(maps.Keys(w.vals)) {
-		if !w.all && !w.written[k] && !w.dirty[k] && (w.decls[k] != nil || !orch && w.seeded[k]) {
+		if !w.all && !w.written[k] && !w.dirty[k] && (w.decls[k] != nil || w.seeded[k]) {
 			held = append(held, k)
 		}
 	}
