@@ -27,12 +27,8 @@ func (c *compiler) agentAliasTemplate(e *story.Effect, where string) *valueTmpl 
 }
 
 // agentAlias is the alias an agent effect dispatches to: its agent:
-// rendered against the world now, "agent.claude" when it names none or
-// the run reads no alias (NoAgentPlugins).
+// rendered against the world now, "agent.claude" when it names none.
 func (r *runner) agentAlias(e *Effect) (string, error) {
-	if r.so.NoAgentPlugins {
-		return story.DefaultAgentAlias, nil
-	}
 	if e.agentTmpl == nil {
 		if e.Agent == "" {
 			return story.DefaultAgentAlias, nil

@@ -113,7 +113,7 @@ func (r *runner) renderInvokeOnce(e *Effect) (args map[string]any, rc *RenderedC
 		return w, nil, nil, nil
 	}
 	ce := r.callEnv()
-	ce.Plugin = e.Agent != "" && !r.so.NoAgentPlugins
+	ce.Plugin = e.Agent != ""
 	rc, err = r.m.rendererOf(e).RenderAgentCall(e.Invoke, e.ID, e.With, nil, ce)
 	if rc != nil {
 		if serr := r.strictArgs(rc.With); serr != nil {

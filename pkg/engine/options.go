@@ -52,10 +52,6 @@ type Options struct {
 	// host.agent.<verb> handler: an agent call is answered by a stub or a
 	// cassette episode, never checked by agentArgsError.
 	NoAgentHandlers bool
-	// NoAgentPlugins is upstream's flow rig, which builds no agent
-	// registry: an effect's agent: alias is not read, and every agent
-	// call takes the default agent's path (its prompt sources included).
-	NoAgentPlugins bool
 }
 
 // Outcome of a run.

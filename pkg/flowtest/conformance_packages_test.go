@@ -88,26 +88,6 @@ func TestConformanceGoldensHost(t *testing.T) {
 			}
 		}
 	})
-	t.Run("agent-alias-fixture", func(t *testing.T) {
-		// an effect's agent: alias is not read in a fixture: bin/claude
-		// (a STAND-IN) gets every call, bin/kitsoki-rec-plugin (a
-		// STAND-IN plugin the alias names) never runs (README.md there)
-		dir := filepath.Join(root, "agent-alias-fixture")
-		got := standInClaude(t, dir)
-		conformance.Check(t, dir, "", flowtest.Options{})
-		data, err := os.ReadFile(got)
-		if err != nil {
-			t.Fatalf("the claude stand-in was never started: %v", err)
-		}
-		if strings.Contains(string(data), "PLUGIN:") {
-			t.Errorf("the plugin the alias names was started:\n%s", data)
-		}
-		for _, want := range []string{"A {% if true %}y{% endif %} W", "Q {% if %}", "T W", "K {% if %}", "BG W"} {
-			if !strings.Contains(string(data), want) {
-				t.Errorf("no prompt holding %q reached the claude stand-in; it read:\n%s", want, data)
-			}
-		}
-	})
 	t.Run("extract-no-resolver", func(t *testing.T) {
 		// an extract with a prompt, or with neither a prompt nor a
 		// persona, fails before any agent starts: bin/claude (a

@@ -254,8 +254,7 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 	fx := fr.fx
 	o := engine.SessionOptions{
 		Options: engine.Options{SessionID: fr.sessionID(), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
-			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict, NoAgentHandlers: len(fx.HostBindings) == 0,
-			NoAgentPlugins: true},
+			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict, NoAgentHandlers: len(fx.HostBindings) == 0},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 		// upstream arms only a seeded initial_state's timeout, not descending a compound
 		UnarmedStart: fx.InitialState == "", StartFlat: fx.InitialState != "",
