@@ -28,11 +28,12 @@ func TestAgentCallPromptSchemaAlias(t *testing.T) {
 	if len(d.CallID) != 16 || d.Turn != 0 || d.StatePath != "judging" || d.EffectID != "judge_call" {
 		t.Errorf("identity = %q %d %q %q", d.CallID, d.Turn, d.StatePath, d.EffectID)
 	}
-	// an inline prompt is a with: value first (upstream, conformance
-	// probe 17: {{ args.what }} sees the machine's empty args), then
-	// pongo2 with the call's args ({% if args.what %}), after the first
-	// bind
-	if got[1].Prompt != "Say something about  (accept)!" {
+	// an inline prompt is a with: value (upstream, conformance probe 17:
+	// {{ args.what }} sees the machine's empty args), rendered after the
+	// first bind; an ask's inline text is then sent as written, {% %}
+	// tags and all, on the plugin path too (upstream's session, probed:
+	// docs/compat/agent-contract.md "Prompt sources on the plugin path")
+	if got[1].Prompt != "Say something about  (accept){% if args.what %}!{% endif %}" {
 		t.Errorf("inline prompt = %q", got[1].Prompt)
 	}
 	if res.World["reply"] != "hello there" {

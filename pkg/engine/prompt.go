@@ -277,8 +277,11 @@ func (p *PromptRenderer) env(ce CallEnv, extra map[string]any) map[string]any {
 // agentSources picks the prompt source, the template args and the schema
 // path of a verb's rendered with: block (reference agent-contract §12,
 // probed on upstream's real handlers: conformance agent-prompt-sources).
-// src.key is set when the source came from a prompt_path key (it must
-// name a file).
+// On the plugin path (an agent: alias) ask, decide and converse read
+// theirs alike, as upstream's session does (docs/compat/agent-contract.md
+// "Prompt sources on the plugin path"); task and extract keep
+// pluginSources. src.key is set when the source came from a prompt_path
+// key (it must name a file).
 func agentSources(verb string, args map[string]any, plugin bool) (src promptSrc, tmplArgs any, schema string) {
 	ctxBlock, _ := args["context"].(map[string]any)
 	acc, _ := args["acceptance"].(map[string]any)
@@ -290,7 +293,7 @@ func agentSources(verb string, args map[string]any, plugin bool) (src promptSrc,
 		schema = strings.TrimSpace(schema)
 	}
 	switch {
-	case plugin:
+	case plugin && (verb == "task" || verb == "extract"):
 		src = pluginSources(verb, args, ctxBlock)
 	case verb == "decide":
 		// read trimmed, before pongo2 renders it: " pr.md " names the
@@ -340,16 +343,14 @@ func agentSources(verb string, args map[string]any, plugin bool) (src promptSrc,
 // str is m[k] when it is a string, else "".
 func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
 
-// pluginSources is the prompt source of a call on the plugin path (an
-// agent: alias), which the claude path's probes did not reach: prompt:
-// (decide's trimmed) before prompt_path; task's context.prompt, then
-// context.prompt_path; converse's question; extract's input. A text
-// naming no file is inline pongo2.
+// pluginSources is the prompt source of a task call on the plugin path
+// (an agent: alias) and of every extract call: prompt: before
+// prompt_path; task's context.prompt, then context.prompt_path;
+// extract's input. A text naming no file is inline pongo2. Upstream's
+// plugin path sends task's context.prompt and extract's input as written
+// instead (a documented difference: docs/compat/agent-contract.md).
 func pluginSources(verb string, args, ctxBlock map[string]any) promptSrc {
 	src := promptSrc{text: str(args, "prompt")}
-	if verb == "decide" {
-		src.text = strings.TrimSpace(src.text)
-	}
 	if src.text == "" {
 		src = promptSrc{text: str(args, "prompt_path"), key: "prompt_path"}
 	}
@@ -361,8 +362,6 @@ func pluginSources(verb string, args, ctxBlock map[string]any) promptSrc {
 		if p := str(ctxBlock, "prompt_path"); p != "" && src.text == "" {
 			src = promptSrc{text: p, key: "context.prompt_path"}
 		}
-	case "converse":
-		src = promptSrc{text: str(args, "question")}
 	case "extract":
 		if in := str(args, "input"); in != "" && src.text == "" {
 			src = promptSrc{text: in}

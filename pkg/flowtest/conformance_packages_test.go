@@ -88,6 +88,17 @@ func TestConformanceGoldensHost(t *testing.T) {
 			}
 		}
 	})
+	t.Run("extract-no-resolver", func(t *testing.T) {
+		// an extract with a prompt, or with neither a prompt nor a
+		// persona, fails before any agent starts: bin/claude (a
+		// STAND-IN) never runs (README.md there)
+		dir := filepath.Join(root, "extract-no-resolver")
+		got := standInClaude(t, dir)
+		conformance.Check(t, dir, "", flowtest.Options{})
+		if data, err := os.ReadFile(got); err == nil {
+			t.Errorf("the claude stand-in ran: %s", data)
+		}
+	})
 	t.Run("claude-raw-stdout", func(t *testing.T) {
 		// bin/claude is a STAND-IN for the claude CLI that exits 0
 		// with no result envelope: its stdout is the reply (README.md there)

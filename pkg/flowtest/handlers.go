@@ -58,12 +58,33 @@ func (fr *fixtureRun) realAgents(sink engine.Sink) (engine.AgentCaller, func(), 
 	}
 	caller := rt.Caller()
 	return engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
+		if msg := extractUnresolved(c); msg != "" {
+			return nil, &engine.AgentDomainError{Msg: msg, Data: map[string]any{"resolved_by": "no_match", "submitted": nil}, Err: errors.New(msg)}
+		}
 		ans, err := caller.CallAgent(ctx, c)
 		if errors.Is(err, agent.ErrNoClaude) {
 			err = noClaudeError(c.Verb, err)
 		}
 		return ans, err
 	}), func() { rt.Close() }, nil
+}
+
+// extractUnresolved is how upstream's real extract handler fails before
+// any agent starts (conformance extract-no-resolver): a with.prompt
+// leaves its tiers with nothing to match ("no resolver matched"), and with
+// neither a prompt nor a with.agent persona no tier is declared; "" when
+// the call goes on to the agent (its LLM tier: a persona and no prompt).
+func extractUnresolved(c engine.AgentCall) string {
+	if c.Verb != "extract" {
+		return ""
+	}
+	if p, _ := c.With["prompt"].(string); p != "" {
+		return "host.agent.extract: no resolver matched"
+	}
+	if c.Persona == "" {
+		return "host.agent.extract: no resolvers declared and no match"
+	}
+	return ""
 }
 
 // noClaudeError is noClaude's failure as upstream's real handler gives

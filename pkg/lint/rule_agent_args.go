@@ -9,7 +9,7 @@ import (
 )
 
 var ruleAgentArgs = &Rule{ID: "agent-args", Severity: diag.Warning, LintOnly: true,
-	Summary: "host.agent.<verb> without an argument its verb needs, or decide with both prompt: and prompt_path: (the call fails before any agent is asked); an ask prompt: or converse question: holding a {% %} tag, which reaches the agent unrendered (pongo2 renders prompt files only); a task's prompt:, prompt_path: or context.prompt_path, which the call never reads (only context.prompt is); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args); a top-level decider prompt (inline or its file) that prints {{ args.x }}, which the existing engine renders empty or fails to read",
+	Summary: "host.agent.<verb> without an argument its verb needs, or decide with both prompt: and prompt_path: (the call fails before any agent is asked); an ask prompt: or converse question: holding a {% %} tag, which reaches the agent unrendered (pongo2 renders prompt files only); a task's prompt:, prompt_path: or context.prompt_path, which the call never reads (only context.prompt is); an extract (on the default agent) with a prompt:, or with no with.agent persona, which the existing engine's extract fails before any agent starts (as a flow fixture does); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args); a top-level decider prompt (inline or its file) that prints {{ args.x }}, which the existing engine renders empty or fails to read",
 	Example: "- {invoke: host.agent.converse, with: {prompt: hello}}"}
 
 // checkAgentArgs warns where an agent invoke's literal with: block lacks an
@@ -150,6 +150,8 @@ func unreadPrompt(c *checker, e *story.Effect, site effSite) {
 			return
 		}
 		c.rep.WarnAt(e.WithPos(key), site.Place(), ruleAgentArgs, "%s: %s with.%s holds a {%% %%} tag, which reaches the agent as written: pongo2 renders prompt files only, and an inline %s is sent unrendered; move the text to a prompt_path file (it renders with args) or write it without the tag", site.String(), e.Invoke, key, key)
+	case "extract":
+		unresolvedExtract(c, e, site)
 	case "task":
 		ctx, _ := e.With["context"].(map[string]any)
 		for _, key := range []string{"prompt", "prompt_path", "context.prompt_path"} {
@@ -162,5 +164,24 @@ func unreadPrompt(c *checker, e *story.Effect, site effSite) {
 			}
 			c.rep.WarnAt(e.WithPos(key), site.Place(), ruleAgentArgs, "%s: host.agent.task never reads with.%s (%v): its prompt is context.prompt alone (a file name or inline text), and without one the agent is sent an empty prompt; write the prompt (or its file name) under context.prompt", site.String(), key, v)
 		}
+	}
+}
+
+// unresolvedExtract warns where host.agent.extract fails before any agent
+// starts (conformance extract-no-resolver, upstream's real handler, which
+// flow fixtures follow): a with.prompt leaves its tiers nothing to match,
+// and with neither a prompt nor a with.agent persona no tier is declared.
+// A call naming an agent: alias is left alone: kitsoki run sends it to
+// that plugin.
+func unresolvedExtract(c *checker, e *story.Effect, site effSite) {
+	if e.Agent() != "" {
+		return // kitsoki run sends it to the alias's plugin (docs/compat/agent-contract.md)
+	}
+	if p, _ := e.With["prompt"].(string); p != "" {
+		c.rep.WarnAt(e.WithPos("prompt"), site.Place(), ruleAgentArgs, "%s: host.agent.extract with.prompt (%q) makes upstream's extract match no resolver: the call fails \"no resolver matched\" before any agent starts (as in a flow fixture here); extract reads with.input, so leave prompt: out and name a persona under with.agent", site.String(), p)
+		return
+	}
+	if _, ok := e.With["agent"]; !ok {
+		c.rep.WarnAt(e.WithPos("input"), site.Place(), ruleAgentArgs, "%s: host.agent.extract names no with.agent persona: upstream's extract then declares no resolver and fails \"no resolvers declared and no match\" before any agent starts (as in a flow fixture here); name a persona under with.agent", site.String())
 	}
 }

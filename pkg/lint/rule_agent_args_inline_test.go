@@ -118,7 +118,7 @@ func TestDeciderPromptArgs(t *testing.T) {
 // context.prompt alone, and decide refuses prompt: with prompt_path:;
 // agent-args names each, and leaves the forms both engines send as meant.
 func TestAgentPromptSourcesWarn(t *testing.T) {
-	const app = "app: {id: p}\nhosts: [host.agent.ask, host.agent.converse, host.agent.task, host.agent.decide]\nagents: {w: {system_prompt: x}}\n" +
+	const app = "app: {id: p}\nhosts: [host.agent.ask, host.agent.converse, host.agent.task, host.agent.decide, host.agent.extract]\nagents: {w: {system_prompt: x}}\n" +
 		"intents: {go: {}}\nroot: s\nstates:\n  s:\n    on: {go: [{target: s, effects: [{invoke: VERB, with: WITH}]}]}\n"
 	for _, tc := range []struct {
 		verb, with, want string
@@ -134,6 +134,11 @@ func TestAgentPromptSourcesWarn(t *testing.T) {
 		{"host.agent.ask", `{prompt_path: p.md}`, ""},
 		{"host.agent.task", `{agent: w, context: {prompt: "T {% if true %}x{% endif %}"}, acceptance: {schema: s.json}}`, ""},
 		{"host.agent.decide", `{prompt: "D {% if true %}x{% endif %}", schema: s.json}`, ""},
+		// conformance extract-no-resolver
+		{"host.agent.extract", `{input: hi, prompt: PR, agent: w, schema: s.json}`, `with.prompt ("PR") makes upstream's extract match no resolver`},
+		{"host.agent.extract", `{input: hi, schema: s.json}`, "names no with.agent persona"},
+		{"host.agent.extract", `{input: hi, prompt_path: p.md, schema: s.json}`, "names no with.agent persona"},
+		{"host.agent.extract", `{input: hi, agent: w, schema: s.json}`, ""},
 	} {
 		dir := t.TempDir()
 		write(t, dir, "app.yaml", strings.NewReplacer("VERB", tc.verb, "WITH", tc.with).Replace(app))
