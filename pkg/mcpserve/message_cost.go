@@ -10,8 +10,9 @@ import (
 	"kitsoki/internal/jsoncost"
 )
 
-// costFloor is the floor costlyMessage gives jsoncost.Over: 0, which is
-// jsoncost.Floor. Only a test lowers it, to refuse a small message.
+// costFloor is the floor costlyMessage and checkInput give jsoncost.Over:
+// 0, which is jsoncost.Floor. Only a test lowers it, to refuse a small
+// message or small arguments by the same rule.
 var costFloor int64
 
 // costlyMessage refuses a message whose params (a request's or a
