@@ -102,8 +102,9 @@ unit: graphviz vet race-tests
 # test files: only the four one-constant race/!race files differ) on every package; no DWARF in
 # the race build's objects or test binaries (nothing reads it: panics, t.Helper, runtime.Caller
 # and the race detector's reports use the symbol table), which the compiles and the links spent on.
-RACE_FIRST := ./cmd ./internal/testing/conformance/gen ./pkg/host ./pkg/agent ./internal/childproc \
-	./pkg/trace ./pkg/flowtest ./pkg/lsp ./internal/jsoncost ./internal/yamlfast
+RACE_FIRST := ./pkg/flowtest ./internal/testing/conformance/gen ./cmd ./pkg/validate ./pkg/lsp \
+	./pkg/trace ./pkg/host ./pkg/agent ./pkg/story ./pkg/agent/localllm ./pkg/fold ./pkg/engine \
+	./pkg/graph ./pkg/story/expr ./pkg/fetch ./internal/yamlfast
 RACE_GCFLAGS := -gcflags=all=-dwarf=false
 RACE_FLAGS := -vet=off $(RACE_GCFLAGS) -ldflags=-w
 # RACE_CGO: the cgo setting go test -race builds with (go env's, which a recipe's CGO_ENABLED=0 does not change).

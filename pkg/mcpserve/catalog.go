@@ -161,7 +161,7 @@ func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]a
 		raw = []byte("{}")
 	}
 	// Arguments of millions of empty {} are refused before they are decoded.
-	if limit, over := jsoncost.Over(raw, 0); over {
+	if limit, over := jsoncost.Over(raw, costFloor); over {
 		return "", nil, "", fmt.Errorf("the arguments (%d bytes) would take over %d MiB once read (millions of empty values); send fewer objects and arrays", len(raw), limit>>20)
 	}
 	if err := json.Unmarshal(raw, &in); err != nil || in == nil {

@@ -11,7 +11,14 @@ import (
 // are decoded, allocating a small multiple of their size.
 func TestCheckInputBoundsMemory(t *testing.T) {
 	tool := &Tool{Name: "kitsoki_s_ask", Alias: "agent.a", Verb: "ask"}
-	raw := []byte(`{"prompt":"x","args":{"a":[` + strings.TrimSuffix(strings.Repeat("{},", 2_000_000), ",") + `]}}`)
+	if costFloor != 0 {
+		t.Fatalf("costFloor is %d; the product's is 0 (jsoncost.Floor)", costFloor)
+	}
+	// The same rule at a floor of 16 MiB, not 256 MiB: a tenth of the
+	// arguments (200,000 empty {}) crosses it.
+	costFloor = 16 << 20
+	t.Cleanup(func() { costFloor = 0 })
+	raw := []byte(`{"prompt":"x","args":{"a":[` + strings.TrimSuffix(strings.Repeat("{},", 200_000), ",") + `]}}`)
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

@@ -19,7 +19,15 @@ func TestStdioCostlyParamsAreRefused(t *testing.T) {
 	_, dir := writeStory(t, storyYAML(upstream(t)))
 	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
-	meta := `{"_meta":{"a":[` + strings.Repeat("{},", 3_000_000) + `{}]}}`
+	if costFloor != 0 {
+		t.Fatalf("costFloor is %d; the product's is 0 (jsoncost.Floor)", costFloor)
+	}
+	// The limit is the same rule at a floor of 16 MiB, not 256 MiB, so a
+	// tenth of the input (300,000 empty objects, over 16 MiB once read)
+	// crosses it.
+	costFloor = 16 << 20
+	t.Cleanup(func() { costFloor = 0 })
+	meta := `{"_meta":{"a":[` + strings.Repeat("{},", 300_000) + `{}]}}`
 	in := init + `{"jsonrpc":"2.0","id":1,"method":"ping","params":` + meta + "}\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
 	s := newServer(t, dir)
@@ -30,7 +38,7 @@ func TestStdioCostlyParamsAreRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"kitsoki mcp serve: request refused: its params (9000020 bytes) would take over 256 MiB once read`; !strings.Contains(out.String(), want) {
+	if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"kitsoki mcp serve: request refused: its params (900020 bytes) would take over 16 MiB once read`; !strings.Contains(out.String(), want) {
 		t.Fatalf("the costly ping: %.600s; want %s", out.String(), want)
 	}
 	if !strings.Contains(out.String(), `"id":2,"result":{`) {
@@ -43,7 +51,7 @@ func TestStdioCostlyParamsAreRefused(t *testing.T) {
 	s = newServer(t, dir)
 	out.Reset()
 	err = s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(init+`{"jsonrpc":"2.0","method":"notifications/progress","params":`+meta+"}\n"), &out))
-	if err == nil || !strings.Contains(err.Error(), "after 3 messages: message 3: its params (9000020 bytes) would take over 256 MiB once read") {
+	if err == nil || !strings.Contains(err.Error(), "after 3 messages: message 3: its params (900020 bytes) would take over 16 MiB once read") {
 		t.Fatalf("the costly notification: %v", err)
 	}
 }
