@@ -155,13 +155,13 @@ func (t *Tool) inputSchema() map[string]any {
 }
 
 // checkInput validates the arguments of a call against inputSchema.
-func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]any, schemaPath string, err error) {
+func (t *Tool) checkInput(raw json.RawMessage, floor int64) (prompt string, args map[string]any, schemaPath string, err error) {
 	var in map[string]any
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
 	// Arguments of millions of empty {} are refused before they are decoded.
-	if limit, over := jsoncost.Over(raw, costFloor); over {
+	if limit, over := jsoncost.Over(raw, floor); over {
 		return "", nil, "", fmt.Errorf("the arguments (%d bytes) would take over %d MiB once read (millions of empty values); send fewer objects and arrays", len(raw), limit>>20)
 	}
 	if err := json.Unmarshal(raw, &in); err != nil || in == nil {

@@ -95,7 +95,13 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 // newServer serves the story at dir until the test ends.
 func newServer(t testing.TB, dir string) *Server {
 	t.Helper()
-	s, err := New(Options{StoryPath: dir})
+	return newServerWith(t, Options{StoryPath: dir})
+}
+
+// newServerWith is newServer with opts, closed when the test ends.
+func newServerWith(t testing.TB, opts Options) *Server {
+	t.Helper()
+	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

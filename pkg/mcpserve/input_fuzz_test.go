@@ -41,7 +41,7 @@ func FuzzCheckInput(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for i, tool := range tools {
-			prompt, _, schemaPath, err := tool.checkInput(data)
+			prompt, _, schemaPath, err := tool.checkInput(data, 0)
 			if err != nil && (strings.Contains(err.Error(), "once read") || strings.Contains(err.Error(), "out of range of a 64-bit float")) {
 				continue
 			}

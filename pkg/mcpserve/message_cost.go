@@ -10,18 +10,13 @@ import (
 	"kitsoki/internal/jsoncost"
 )
 
-// costFloor is the floor costlyMessage and checkInput give jsoncost.Over:
-// 0, which is jsoncost.Floor. Only a test lowers it, to refuse a small
-// message or small arguments by the same rule.
-var costFloor int64
-
 // costlyMessage refuses a message whose params (a request's or a
 // notification's) or result (a client's answer) would take over
 // jsoncost's limit once read: the SDK decodes them whole, a _meta or a
 // client capability into any (TestStdioCostlyParamsAreRefused). A tool's arguments are checked again against the same rule
 // (checkInput) with the tool's own message. An HTTP body is not checked:
 // its 4 MiB cap (MaxRequestBody) stays under jsoncost.Floor.
-func costlyMessage(msg jsonrpc.Message) error {
+func costlyMessage(msg jsonrpc.Message, floor int64) error {
 	var raw json.RawMessage
 	what := "params"
 	switch m := msg.(type) {
@@ -30,7 +25,7 @@ func costlyMessage(msg jsonrpc.Message) error {
 	case *jsonrpc.Response:
 		raw, what = m.Result, "result"
 	}
-	if limit, over := jsoncost.Over(raw, costFloor); over {
+	if limit, over := jsoncost.Over(raw, floor); over {
 		return fmt.Errorf("its %s (%s) would take over %s once read (millions of empty objects, arrays or values); send fewer in one message", what, human.Size(int64(len(raw))), human.Size(limit))
 	}
 	return nil

@@ -19,18 +19,14 @@ func TestStdioCostlyParamsAreRefused(t *testing.T) {
 	_, dir := writeStory(t, storyYAML(upstream(t)))
 	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
-	if costFloor != 0 {
-		t.Fatalf("costFloor is %d; the product's is 0 (jsoncost.Floor)", costFloor)
-	}
 	// The limit is the same rule at a floor of 16 MiB, not 256 MiB, so a
 	// tenth of the input (300,000 empty objects, over 16 MiB once read)
 	// crosses it.
-	costFloor = 16 << 20
-	t.Cleanup(func() { costFloor = 0 })
+	const floor = 16 << 20
 	meta := `{"_meta":{"a":[` + strings.Repeat("{},", 300_000) + `{}]}}`
 	in := init + `{"jsonrpc":"2.0","id":1,"method":"ping","params":` + meta + "}\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
-	s := newServer(t, dir)
+	s := newServerWith(t, Options{StoryPath: dir, CostFloor: floor})
 	var out bytes.Buffer
 	var err error
 	alloc := allocs.During(func() { err = s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(in), &out)) })
@@ -48,7 +44,7 @@ func TestStdioCostlyParamsAreRefused(t *testing.T) {
 		t.Errorf("serving %d bytes allocated %d", len(in), alloc)
 	}
 
-	s = newServer(t, dir)
+	s = newServerWith(t, Options{StoryPath: dir, CostFloor: floor})
 	out.Reset()
 	err = s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(init+`{"jsonrpc":"2.0","method":"notifications/progress","params":`+meta+"}\n"), &out))
 	if err == nil || !strings.Contains(err.Error(), "after 3 messages: message 3: its params (900020 bytes) would take over 16 MiB once read") {

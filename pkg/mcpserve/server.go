@@ -73,6 +73,10 @@ type Options struct {
 	// is answered an error. Tests lower it to prove the rule with small
 	// requests.
 	MaxQueued int
+	// CostFloor is the floor of the limit on what a message's params or a
+	// tool call's arguments would take once read (0 = jsoncost.Floor; see
+	// jsoncost.Over). Tests lower it to prove the rule with small messages.
+	CostFloor int64
 }
 
 // Server is a running catalog of story agent tools behind an MCP server.
@@ -379,7 +383,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		if req != nil && req.Params != nil {
 			raw = req.Params.Arguments
 		}
-		prompt, args, schemaPath, err := t.checkInput(raw)
+		prompt, args, schemaPath, err := t.checkInput(raw, s.opts.CostFloor)
 		if err != nil {
 			return toolError(name + ": invalid input: " + err.Error()), nil
 		}

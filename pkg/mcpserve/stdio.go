@@ -30,7 +30,7 @@ func StdioTransport(r io.Reader, w io.Writer, hold time.Duration) mcp.Transport 
 	return stdioTransport(r, w, hold, DefaultMaxQueued, toStderr(os.Stderr))
 }
 
-func stdioTransport(r io.Reader, w io.Writer, hold time.Duration, maxQueued int, caught catcher) mcp.Transport {
+func stdioTransport(r io.Reader, w io.Writer, hold time.Duration, maxQueued int, caught catcher) drainTransport {
 	return drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(&batchReader{r: r, line: 1, start: true}), Writer: nopWriteCloser{w}}, hold: hold, maxQueued: maxQueued, caught: caught}
 }
 
@@ -109,7 +109,9 @@ func (b *batchReader) scan(c byte) bool {
 // StdioTransport is the stdio transport of s: the end of input waits for
 // the calls in flight, each bounded by the call timeout, at most twice that.
 func (s *Server) StdioTransport(r io.Reader, w io.Writer) mcp.Transport {
-	return stdioTransport(r, w, 2*cmp.Or(s.opts.CallTimeout, agent.DefaultTimeout), cmp.Or(max(s.opts.MaxQueued, 0), DefaultMaxQueued), s.logPanic)
+	d := stdioTransport(r, w, 2*cmp.Or(s.opts.CallTimeout, agent.DefaultTimeout), cmp.Or(max(s.opts.MaxQueued, 0), DefaultMaxQueued), s.logPanic)
+	d.costFloor = s.opts.CostFloor
+	return d
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -121,6 +123,7 @@ type drainTransport struct {
 	hold      time.Duration
 	maxQueued int     // bytes of requests read and not answered (0 = no bound)
 	caught    catcher // records a panic in Read or Write (nil: toStderr(os.Stderr))
+	costFloor int64   // costlyMessage's floor (0 = jsoncost.Floor)
 }
 
 func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -132,13 +135,14 @@ func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if caught == nil {
 		caught = toStderr(os.Stderr)
 	}
-	return &drainConn{Connection: c, caught: caught, hold: d.hold, maxQueued: d.maxQueued, pending: map[any]int{}, params: map[any]json.RawMessage{}, idle: make(chan struct{}), closed: make(chan struct{}), freed: make(chan struct{}, 1)}, nil
+	return &drainConn{Connection: c, caught: caught, costFloor: d.costFloor, hold: d.hold, maxQueued: d.maxQueued, pending: map[any]int{}, params: map[any]json.RawMessage{}, idle: make(chan struct{}), closed: make(chan struct{}), freed: make(chan struct{}, 1)}, nil
 }
 
 // drainConn counts the requests read and not yet answered.
 type drainConn struct {
 	mcp.Connection
 	caught    catcher
+	costFloor int64 // costlyMessage's floor (0 = jsoncost.Floor)
 	hold      time.Duration
 	read      int // messages read (Read is never called concurrently)
 	mu        sync.Mutex
@@ -264,7 +268,7 @@ func (c *drainConn) readMsg(ctx context.Context) (jsonrpc.Message, error) {
 // notification or a client's answer, which has no answer to carry the
 // refusal, ends the input with it.
 func (c *drainConn) refuseCostly(ctx context.Context, msg jsonrpc.Message) (bool, error) {
-	cerr := costlyMessage(msg)
+	cerr := costlyMessage(msg, c.costFloor)
 	if cerr == nil {
 		return false, nil
 	}
