@@ -234,10 +234,27 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 		return nil, t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
 			cmp.Or(env.Subtype, "is_error"), childproc.Snippet(t.redact, env.Result), status, claudeStderr(tail))
 	}
+	if t.rawOK && (req.Verb == "ask" || req.Verb == "converse") {
+		return defaultPathReply(env, sub, hasSchema(req), model), nil
+	}
 	return &AskResponse{
 		Submission: sub.or(claudeSubmission(env, hasSchema(req))),
 		Meta:       claudeMeta(env, model),
 	}, nil
+}
+
+// defaultPathReply is the answer of an ask or converse on upstream's
+// default verb path (the injected agent.claude): the reply text less its
+// trailing newlines (only "\n": a "\r" or a blank before them stays) is
+// the verb's result, and the submission is what the submit tool captured,
+// else the reply read as claudeSubmission reads it.
+func defaultPathReply(env *claudeEnvelope, sub *claudeSubmit, withSchema bool, model string) *AskResponse {
+	r := &Reply{Text: strings.TrimRight(env.Result, "\n"), SessionID: cmp.Or(env.SessionID, agentcall.RandomUUID())}
+	submission, ok := sub.got()
+	if r.Submitted = ok; !ok {
+		submission = claudeSubmission(env, withSchema)
+	}
+	return &AskResponse{Submission: submission, Meta: claudeMeta(env, model), Reply: r}
 }
 
 func (t *claudeCLITransport) isClosed() bool {

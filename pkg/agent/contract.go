@@ -33,6 +33,27 @@ type AskResponse struct {
 	SubEvents []SubEvent `json:"sub_events,omitempty"`
 	// Transcript is an optional backend-native execution log.
 	Transcript *Transcript `json:"transcript,omitempty"`
+	// Reply is set by a transport that answers as upstream's default verb
+	// path (the injected agent.claude, for ask and converse): never on the
+	// wire, a plugin cannot set it.
+	Reply *Reply `json:"-"`
+}
+
+// Reply is the reply of a call on upstream's default verb path, whose verb
+// result is built from the reply text rather than from a submission: ask
+// binds {stdout, exit_code, ok} and submitted only for an answer given
+// through the submit tool, converse {answer, session_id} (conformance
+// ask-default-result).
+type Reply struct {
+	// Text is the reply verbatim (masked once it enters the run).
+	Text string
+	// Submitted reports that the Submission came through the submit tool
+	// (validated against the call's schema); otherwise it is the reply
+	// text, bound unvalidated, and the verb result has no submitted.
+	Submitted bool
+	// SessionID is the claude session id of the call (converse's
+	// session_id).
+	SessionID string
 }
 
 // SubEvent is one plugin-internal event (store.Event shape upstream). Kind

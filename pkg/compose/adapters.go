@@ -21,7 +21,11 @@ func RegistryCaller(reg *agent.Registry, sink engine.Sink) engine.AgentCaller {
 		if err != nil {
 			return nil, err
 		}
-		return &engine.AgentAnswer{Submission: res.Submission, Value: res.Value, Meta: res.Meta, CallID: res.CallID, Alias: res.Alias}, nil
+		ans := &engine.AgentAnswer{Submission: res.Submission, Value: res.Value, Meta: res.Meta, CallID: res.CallID, Alias: res.Alias}
+		if rp := res.Reply; rp != nil {
+			ans.Reply = &engine.AgentReply{Text: rp.Text, Submitted: rp.Submitted, SessionID: rp.SessionID}
+		}
+		return ans, nil
 	})
 }
 
