@@ -96,12 +96,18 @@ func hasSchema(req *AskRequest) bool {
 	return len(req.Schema) > 0 && string(req.Schema) != "null"
 }
 
-// claudePrompt is what the CLI reads on stdin.
-func claudePrompt(req *AskRequest) []byte {
+// claudePrompt is what the CLI reads on stdin. fenced: the answer is read
+// from a ```json block (a decide on the default verb path, which never
+// reads bare JSON).
+func claudePrompt(req *AskRequest, fenced bool) []byte {
 	var b bytes.Buffer
 	b.WriteString(req.Prompt)
 	if hasSchema(req) {
-		b.WriteString("\n\nAnswer with exactly one JSON value and nothing else (no prose, no code fence). It must satisfy this JSON Schema:\n")
+		how := "and nothing else (no prose, no code fence)"
+		if fenced {
+			how = "in a ```json code block"
+		}
+		b.WriteString("\n\nAnswer with exactly one JSON value " + how + ". It must satisfy this JSON Schema:\n")
 		b.Write(req.Schema)
 		b.WriteByte('\n')
 	}
@@ -178,7 +184,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	defer sub.cleanup()
 	cmd := exec.Command(bin, append(claudeArgs(ctx, model), sub.claudeArgs()...)...)
 	cmd.Dir = t.dir
-	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req)))
+	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req, t.rawOK && req.Verb == "decide")))
 	stdout := proc.NewHead(maxFrameBytes)
 	cmd.Stdout = stdout
 	tail := childproc.NewStderr(t.log, "agent plugin stderr", []any{"agent", t.alias}, t.redact, t.cut)
@@ -234,8 +240,13 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 		return nil, t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
 			cmp.Or(env.Subtype, "is_error"), childproc.Snippet(t.redact, env.Result), status, claudeStderr(tail))
 	}
-	if t.rawOK && (req.Verb == "ask" || req.Verb == "converse") {
-		return defaultPathReply(env, sub, hasSchema(req), model), nil
+	if t.rawOK {
+		switch req.Verb {
+		case "ask", "converse":
+			return defaultPathReply(env, sub, hasSchema(req), model), nil
+		case "decide":
+			return t.defaultPathDecide(env, sub, model)
+		}
 	}
 	return &AskResponse{
 		Submission: sub.or(claudeSubmission(env, hasSchema(req))),
@@ -255,6 +266,42 @@ func defaultPathReply(env *claudeEnvelope, sub *claudeSubmit, withSchema bool, m
 		submission = claudeSubmission(env, withSchema)
 	}
 	return &AskResponse{Submission: submission, Meta: claudeMeta(env, model), Reply: r}
+}
+
+// decideFences are the code blocks upstream's default-path decide
+// recovers when the model skips the submit tool, in this order: the first
+// ```json block, else the first ``` block (its content then starts after
+// the backticks, so ```JSON or ```yaml holds no JSON); closed, on one line
+// or several.
+var decideFences = []*lazyre.Regexp{{Expr: "(?s)```json\\s*(.*?)```"}, {Expr: "(?s)```\\s*(.*?)```"}}
+
+// decideFenced is the content of the block decideFences find in text.
+func decideFenced(text string) (string, bool) {
+	for _, re := range decideFences {
+		if m := re.FindStringSubmatch(text); m != nil {
+			return strings.TrimSpace(m[1]), true
+		}
+	}
+	return "", false
+}
+
+// defaultPathDecide is the answer of a decide on upstream's default verb
+// path: what the submit tool captured, else the first fenced block of the
+// reply (never bare JSON), checked against the schema by Dispatch; with
+// neither, the call fails carrying the reply (AskError.Reply).
+func (t *claudeCLITransport) defaultPathDecide(env *claudeEnvelope, sub *claudeSubmit, model string) (*AskResponse, error) {
+	r := &Reply{Text: strings.TrimRight(env.Result, "\n"), SessionID: cmp.Or(env.SessionID, agentcall.RandomUUID()), Submitted: true}
+	submission, ok := sub.got()
+	if !ok {
+		block, found := decideFenced(env.Result)
+		if !found {
+			e := t.errf(KindSchemaInvalid, "claude neither submitted an answer through the submit tool nor gave one in a ```json code block (reply: %q)", childproc.Snippet(t.redact, env.Result))
+			e.Reply = r
+			return nil, e
+		}
+		submission = json.RawMessage(block)
+	}
+	return &AskResponse{Submission: submission, Meta: claudeMeta(env, model), Reply: r}, nil
 }
 
 func (t *claudeCLITransport) isClosed() bool {

@@ -172,6 +172,9 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 
 	// 4. Sub-event rules and 5. schema validation.
 	a, verr := r.checkAnswer(alias, req.CallID, replySchema(sch, resp.Reply), resp)
+	if verr != nil && resp.Reply != nil {
+		verr.Reply = resp.Reply // a default-path decide's refused answer (AskError.Reply)
+	}
 	if verr != nil {
 		if verr.Kind == KindSchemaInvalid && substitutes(alias, t) {
 			// A local model's rejected answer goes to agent.claude once
@@ -257,7 +260,7 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, a answer, 
 	res.Duration = end.Sub(st.start)
 	res.Substitution = st.sub
 	if rp := resp.Reply; rp != nil {
-		res.Reply = &Reply{Text: r.redact.String(rp.Text), Submitted: rp.Submitted, SessionID: rp.SessionID}
+		res.Reply = r.redact.reply(rp)
 	}
 
 	meta := resp.Meta
@@ -363,6 +366,9 @@ func (st *callState) fail(ae *AskError) (*Result, error) {
 	cp := *st.r.redactError(ae)
 	cp.CallID = st.callID
 	cp.Alias = st.alias
+	if ae.Reply != nil {
+		cp.Reply = st.r.redact.reply(ae.Reply)
+	}
 	ae = &cp
 	end := st.now(st.start)
 	st.r.log.Debug("agent call failed", slog.String("alias", st.alias), slog.String("call_id", st.callID),

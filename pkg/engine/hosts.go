@@ -285,13 +285,14 @@ func shallowWith(m map[string]any, k string, v any) map[string]any {
 	return out
 }
 
-// defaultPathResult is the result of an ask or converse answered on
+// defaultPathResult is the result of an ask, converse or decide answered on
 // upstream's default verb path (AgentAnswer.Reply), as upstream's claude
 // handlers build it: ask {stdout, exit_code: 0, ok: true}, with submitted
 // only for an answer given through the submit tool (a text reply is never
 // read as JSON nor checked against schema:), converse {answer,
-// session_id}; no meta (conformance ask-default-result). nil for any other
-// call.
+// session_id}, decide {claude_session_id, exit_code: 0, ok: true,
+// rationale (the reply text), submitted}; no meta (conformances
+// ask-default-result, decide-default-validator). nil for any other call.
 func defaultPathResult(verb string, ans *AgentAnswer) map[string]any {
 	rp := ans.Reply
 	if rp == nil {
@@ -306,6 +307,8 @@ func defaultPathResult(verb string, ans *AgentAnswer) map[string]any {
 		return res
 	case "converse":
 		return map[string]any{"answer": rp.Text, "session_id": rp.SessionID}
+	case "decide":
+		return map[string]any{"claude_session_id": rp.SessionID, "exit_code": 0, "ok": true, "rationale": rp.Text, "submitted": ans.Value}
 	}
 	return nil
 }
