@@ -237,8 +237,14 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 			err, childproc.Snippet(t.redact, strings.TrimSpace(stdout.String())), status, claudeStderr(tail))
 	}
 	if env.IsError || (env.Subtype != "" && env.Subtype != "success") {
-		return nil, t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
+		e := t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
 			cmp.Or(env.Subtype, "is_error"), childproc.Snippet(t.redact, env.Result), status, claudeStderr(tail))
+		if t.rawOK && req.Verb == "decide" {
+			// upstream's default-path decide reads it as a reply with no
+			// answer: its validator failure, with the reply's data
+			e.Reply = newReply(env, false)
+		}
+		return nil, e
 	}
 	if t.rawOK {
 		switch req.Verb {
@@ -260,12 +266,18 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 // the verb's result, and the submission is what the submit tool captured,
 // else the reply read as claudeSubmission reads it.
 func defaultPathReply(env *claudeEnvelope, sub *claudeSubmit, withSchema bool, model string) *AskResponse {
-	r := &Reply{Text: strings.TrimRight(env.Result, "\n"), SessionID: cmp.Or(env.SessionID, agentcall.RandomUUID())}
+	r := newReply(env, false)
 	submission, ok := sub.got()
 	if r.Submitted = ok; !ok {
 		submission = claudeSubmission(env, withSchema)
 	}
 	return &AskResponse{Submission: submission, Meta: claudeMeta(env, model), Reply: r}
+}
+
+// newReply is the Reply of env: its text less trailing newlines, its
+// session id, else a fresh one as upstream's.
+func newReply(env *claudeEnvelope, submitted bool) *Reply {
+	return &Reply{Text: strings.TrimRight(env.Result, "\n"), SessionID: cmp.Or(env.SessionID, agentcall.RandomUUID()), Submitted: submitted}
 }
 
 // decideFences are the code blocks upstream's default-path decide
@@ -290,7 +302,7 @@ func decideFenced(text string) (string, bool) {
 // reply (never bare JSON), checked against the schema by Dispatch; with
 // neither, the call fails carrying the reply (AskError.Reply).
 func (t *claudeCLITransport) defaultPathDecide(env *claudeEnvelope, sub *claudeSubmit, model string) (*AskResponse, error) {
-	r := &Reply{Text: strings.TrimRight(env.Result, "\n"), SessionID: cmp.Or(env.SessionID, agentcall.RandomUUID()), Submitted: true}
+	r := newReply(env, true)
 	submission, ok := sub.got()
 	if !ok {
 		block, found := decideFenced(env.Result)
