@@ -233,8 +233,15 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 		env, err = rawReply(stdout.String()), nil
 	}
 	if err != nil {
-		return nil, t.errf(KindPluginCrash, "claude gave no JSON result envelope on stdout (%v; stdout: %q); %s%s",
+		e := t.errf(KindPluginCrash, "claude gave no JSON result envelope on stdout (%v; stdout: %q); %s%s",
 			err, childproc.Snippet(t.redact, strings.TrimSpace(stdout.String())), status, claudeStderr(tail))
+		if ps := pr.State(); t.rawOK && req.Verb == "decide" && errors.Is(err, errNoEnvelope) && ps != nil && ps.ExitCode() > 0 {
+			// upstream's default-path decide reads a failed run as a reply
+			// with no answer, its exit code in the data
+			e.Reply = newReply(rawReply(stdout.String()), false)
+			e.Reply.ExitCode = ps.ExitCode()
+		}
+		return nil, e
 	}
 	if env.IsError || (env.Subtype != "" && env.Subtype != "success") {
 		e := t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",

@@ -452,6 +452,22 @@ func TestClaudeDefaultDecide(t *testing.T) {
 			t.Errorf("%s: got %v, %v; want the submission %s and the reply", c.out, resp, err, c.want)
 		}
 	}
+	// a run that fails with no envelope is a reply with no answer too, its
+	// exit code kept (gen seed 1450001 story 024: upstream's data
+	// exit_code 1, ok false)
+	crash := filepath.Join(dir, "crash")
+	if err := os.WriteFile(crash, []byte("#!/bin/sh\ncat >/dev/null\necho failed >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ct, err := newClaudeCLITransport(&story.AgentPlugin{Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: crash, Injected: true}, BuildContext{StoryDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ct.Ask(context.Background(), referenceRequest())
+	ct.Close()
+	if ae := (*AskError)(nil); !errors.As(err, &ae) || ae.Reply == nil || ae.Reply.ExitCode != 3 || ae.Reply.Text != "" {
+		t.Errorf("a failed run: %v; want an error carrying the reply with exit code 3", err)
+	}
 	tr, err := newClaudeCLITransport(&story.AgentPlugin{Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: bin, Env: map[string]string{"OUT": `"{\"d\":5}"`}},
 		BuildContext{StoryDir: dir})
 	if err != nil {

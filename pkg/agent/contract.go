@@ -57,6 +57,9 @@ type Reply struct {
 	// SessionID is the claude session id of the call (converse's
 	// session_id).
 	SessionID string
+	// ExitCode is claude's exit status when it failed (a refused decide's
+	// exit_code, with ok false); 0 otherwise.
+	ExitCode int
 }
 
 // SubEvent is one plugin-internal event (store.Event shape upstream). Kind

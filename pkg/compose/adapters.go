@@ -39,7 +39,7 @@ func decideAbandoned(verb string, err error) error {
 	if verb != "decide" || !errors.As(err, &ae) || ae.Reply == nil {
 		return err
 	}
-	data := map[string]any{"claude_session_id": ae.Reply.SessionID, "exit_code": 0, "ok": true, "rationale": ae.Reply.Text}
+	data := map[string]any{"claude_session_id": ae.Reply.SessionID, "exit_code": ae.Reply.ExitCode, "ok": ae.Reply.ExitCode == 0, "rationale": ae.Reply.Text}
 	return &engine.AgentDomainError{Msg: agent.DecideAbandoned, Data: data, Err: err}
 }
 
