@@ -235,22 +235,15 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	if err != nil {
 		e := t.errf(KindPluginCrash, "claude gave no JSON result envelope on stdout (%v; stdout: %q); %s%s",
 			err, childproc.Snippet(t.redact, strings.TrimSpace(stdout.String())), status, claudeStderr(tail))
-		if ps := pr.State(); t.rawOK && req.Verb == "decide" && errors.Is(err, errNoEnvelope) && ps != nil && ps.ExitCode() > 0 {
-			// upstream's default-path decide reads a failed run as a reply
-			// with no answer, its exit code in the data
-			e.Reply = newReply(rawReply(stdout.String()), false)
-			e.Reply.ExitCode = ps.ExitCode()
+		if ps := pr.State(); errors.Is(err, errNoEnvelope) && ps != nil && ps.ExitCode() > 0 {
+			t.decideReply(e, req, rawReply(stdout.String()), ps.ExitCode())
 		}
 		return nil, e
 	}
 	if env.IsError || (env.Subtype != "" && env.Subtype != "success") {
 		e := t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
 			cmp.Or(env.Subtype, "is_error"), childproc.Snippet(t.redact, env.Result), status, claudeStderr(tail))
-		if t.rawOK && req.Verb == "decide" {
-			// upstream's default-path decide reads it as a reply with no
-			// answer: its validator failure, with the reply's data
-			e.Reply = newReply(env, false)
-		}
+		t.decideReply(e, req, env, 0)
 		return nil, e
 	}
 	if t.rawOK {
@@ -279,6 +272,18 @@ func defaultPathReply(env *claudeEnvelope, sub *claudeSubmit, withSchema bool, m
 		submission = claudeSubmission(env, withSchema)
 	}
 	return &AskResponse{Submission: submission, Meta: claudeMeta(env, model), Reply: r}
+}
+
+// decideReply gives e, the failure of a run that answered nothing, env's
+// reply when the call is a decide on upstream's default verb path, which
+// reads such a run (an envelope reporting an error, or a run that exited
+// with exitCode and no envelope) as a reply with no answer: its validator
+// failure, with the reply's data (pkg/compose decideAbandoned).
+func (t *claudeCLITransport) decideReply(e *AskError, req *AskRequest, env *claudeEnvelope, exitCode int) {
+	if t.rawOK && req.Verb == "decide" {
+		e.Reply = newReply(env, false)
+		e.Reply.ExitCode = exitCode
+	}
 }
 
 // newReply is the Reply of env: its text less trailing newlines, its
