@@ -209,17 +209,7 @@ func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
 	storytest.WriteTree(t, tmp, map[string]string{"kitsoki-submit-killed/schema.json": "{}", "kitsoki-submit-killed.lock": ""})
 	old := time.Now().Add(-2 * time.Minute)
 	os.Chtimes(left+".lock", old, old)
-	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
-		"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: standin, Env: map[string]string{"STANDIN_ANSWER": `{"decision":"reject"}`}},
-	}, agent.RegistryOptions{AppID: "submit", StoryDir: dir, ClaudeSubmit: []string{bin, "mcp", "submit"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reg.Close()
-	sch, err := schema.CompileBytes("verdict.json", []byte(`{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg, sch := submitRegistry(t, bin, standin, dir, false)
 	res, err := reg.Dispatch(context.Background(), agent.Call{Verb: "decide", Turn: 1, StatePath: "s", Prompt: "Decide.", Schema: sch})
 	if err != nil {
 		t.Fatal(err)
@@ -234,4 +224,51 @@ func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
 	if err != nil || string(res.Submission) != `{"decision":"approve"}` {
 		t.Fatalf("ask (plain text) = %v %s", err, res.Submission)
 	}
+}
+
+// TestClaudeDefaultAskSubmitsThroughMCP: on upstream's default verb path
+// (the injected agent.claude), an ask with an object schema gets the
+// submit tool as decide does; the claude STAND-IN submits through it, so
+// the call's Reply says Submitted and its submission is the validated
+// answer, while the reply text (not JSON) stays the text. Without a schema
+// the reply is text only (conformance ask-default-result).
+func TestClaudeDefaultAskSubmitsThroughMCP(t *testing.T) {
+	bin := buildKitsokiUnlessShort(t)
+	standin := buildTestBinary(t, "kitsoki/internal/testing/claudestandin")
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", t.TempDir())
+	reg, sch := submitRegistry(t, bin, standin, dir, true)
+	res, err := reg.Dispatch(context.Background(), agent.Call{Verb: "ask", Turn: 1, StatePath: "s", Prompt: "Decide.", Schema: sch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reply == nil || !res.Reply.Submitted || string(res.Submission) != `{"decision":"reject"}` {
+		t.Fatalf("ask with a schema: reply %+v, submission %s; want the answer submitted through the tool", res.Reply, res.Submission)
+	}
+	if res.Reply.Text != "I submitted my answer through the submit tool." {
+		t.Errorf("reply text %q", res.Reply.Text)
+	}
+	res, err = reg.Dispatch(context.Background(), agent.Call{Verb: "ask", Turn: 1, StatePath: "s", Prompt: "Decide."})
+	if err != nil || res.Reply == nil || res.Reply.Submitted || res.Reply.Text != `{"decision":"approve"}` {
+		t.Fatalf("ask without a schema = %v, reply %+v", err, res.Reply)
+	}
+}
+
+// submitRegistry is a registry whose agent.claude (the injected default
+// when injected) is the claude STAND-IN standin, given kitsoki's submit
+// server, closed with the test, and the schema its tests decide against.
+func submitRegistry(t *testing.T, bin, standin, dir string, injected bool) (*agent.Registry, *schema.Schema) {
+	t.Helper()
+	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
+		"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, Injected: injected, ClaudeBin: standin, Env: map[string]string{"STANDIN_ANSWER": `{"decision":"reject"}`}},
+	}, agent.RegistryOptions{AppID: "submit", StoryDir: dir, ClaudeSubmit: []string{bin, "mcp", "submit"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reg.Close() })
+	sch, err := schema.CompileBytes("verdict.json", []byte(`{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg, sch
 }

@@ -1,8 +1,10 @@
 package agentcall
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 )
 
@@ -25,4 +27,13 @@ func LiveID(appID string, turn int64, statePath string, seq int) string {
 // "<episodeID>:<matchIdx>".
 func CassetteID(appID, episodeID string, matchIdx int) string {
 	return ID(appID, episodeID+":"+strconv.Itoa(matchIdx))
+}
+
+// RandomUUID is a random (version 4) UUID, the form of upstream's claude
+// session ids (a converse's session_id on its default verb path).
+func RandomUUID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }

@@ -96,12 +96,18 @@ func hasSchema(req *AskRequest) bool {
 	return len(req.Schema) > 0 && string(req.Schema) != "null"
 }
 
-// claudePrompt is what the CLI reads on stdin.
-func claudePrompt(req *AskRequest) []byte {
+// claudePrompt is what the CLI reads on stdin. fenced: the answer is read
+// from a ```json block (a decide on the default verb path, which never
+// reads bare JSON).
+func claudePrompt(req *AskRequest, fenced bool) []byte {
 	var b bytes.Buffer
 	b.WriteString(req.Prompt)
 	if hasSchema(req) {
-		b.WriteString("\n\nAnswer with exactly one JSON value and nothing else (no prose, no code fence). It must satisfy this JSON Schema:\n")
+		how := "and nothing else (no prose, no code fence)"
+		if fenced {
+			how = "in a ```json code block"
+		}
+		b.WriteString("\n\nAnswer with exactly one JSON value " + how + ". It must satisfy this JSON Schema:\n")
 		b.Write(req.Schema)
 		b.WriteByte('\n')
 	}
@@ -178,7 +184,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	defer sub.cleanup()
 	cmd := exec.Command(bin, append(claudeArgs(ctx, model), sub.claudeArgs()...)...)
 	cmd.Dir = t.dir
-	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req)))
+	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req, t.rawOK && req.Verb == "decide")))
 	stdout := proc.NewHead(maxFrameBytes)
 	cmd.Stdout = stdout
 	tail := childproc.NewStderr(t.log, "agent plugin stderr", []any{"agent", t.alias}, t.redact, t.cut)
@@ -227,17 +233,99 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 		env, err = rawReply(stdout.String()), nil
 	}
 	if err != nil {
-		return nil, t.errf(KindPluginCrash, "claude gave no JSON result envelope on stdout (%v; stdout: %q); %s%s",
+		e := t.errf(KindPluginCrash, "claude gave no JSON result envelope on stdout (%v; stdout: %q); %s%s",
 			err, childproc.Snippet(t.redact, strings.TrimSpace(stdout.String())), status, claudeStderr(tail))
+		if ps := pr.State(); errors.Is(err, errNoEnvelope) && ps != nil && ps.ExitCode() > 0 {
+			t.decideReply(e, req, rawReply(stdout.String()), ps.ExitCode())
+		}
+		return nil, e
 	}
 	if env.IsError || (env.Subtype != "" && env.Subtype != "success") {
-		return nil, t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
+		e := t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
 			cmp.Or(env.Subtype, "is_error"), childproc.Snippet(t.redact, env.Result), status, claudeStderr(tail))
+		t.decideReply(e, req, env, 0)
+		return nil, e
+	}
+	if t.rawOK {
+		switch req.Verb {
+		case "ask", "converse":
+			return defaultPathReply(env, sub, hasSchema(req), model), nil
+		case "decide":
+			return t.defaultPathDecide(env, sub, model)
+		}
 	}
 	return &AskResponse{
 		Submission: sub.or(claudeSubmission(env, hasSchema(req))),
 		Meta:       claudeMeta(env, model),
 	}, nil
+}
+
+// defaultPathReply is the answer of an ask or converse on upstream's
+// default verb path (the injected agent.claude): the reply text less its
+// trailing newlines (only "\n": a "\r" or a blank before them stays) is
+// the verb's result, and the submission is what the submit tool captured,
+// else the reply read as claudeSubmission reads it.
+func defaultPathReply(env *claudeEnvelope, sub *claudeSubmit, withSchema bool, model string) *AskResponse {
+	r := newReply(env, false)
+	submission, ok := sub.got()
+	if r.Submitted = ok; !ok {
+		submission = claudeSubmission(env, withSchema)
+	}
+	return &AskResponse{Submission: submission, Meta: claudeMeta(env, model), Reply: r}
+}
+
+// decideReply gives e, the failure of a run that answered nothing, env's
+// reply when the call is a decide on upstream's default verb path, which
+// reads such a run (an envelope reporting an error, or a run that exited
+// with exitCode and no envelope) as a reply with no answer: its validator
+// failure, with the reply's data (pkg/compose decideAbandoned).
+func (t *claudeCLITransport) decideReply(e *AskError, req *AskRequest, env *claudeEnvelope, exitCode int) {
+	if t.rawOK && req.Verb == "decide" {
+		e.Reply = newReply(env, false)
+		e.Reply.ExitCode = exitCode
+	}
+}
+
+// newReply is the Reply of env: its text less trailing newlines, its
+// session id, else a fresh one as upstream's.
+func newReply(env *claudeEnvelope, submitted bool) *Reply {
+	return &Reply{Text: strings.TrimRight(env.Result, "\n"), SessionID: cmp.Or(env.SessionID, agentcall.RandomUUID()), Submitted: submitted}
+}
+
+// decideFences are the code blocks upstream's default-path decide
+// recovers when the model skips the submit tool, in this order: the first
+// ```json block, else the first ``` block (its content then starts after
+// the backticks, so ```JSON or ```yaml holds no JSON); closed, on one line
+// or several.
+var decideFences = []*lazyre.Regexp{{Expr: "(?s)```json\\s*(.*?)```"}, {Expr: "(?s)```\\s*(.*?)```"}}
+
+// decideFenced is the content of the block decideFences find in text.
+func decideFenced(text string) (string, bool) {
+	for _, re := range decideFences {
+		if m := re.FindStringSubmatch(text); m != nil {
+			return strings.TrimSpace(m[1]), true
+		}
+	}
+	return "", false
+}
+
+// defaultPathDecide is the answer of a decide on upstream's default verb
+// path: what the submit tool captured, else the first fenced block of the
+// reply (never bare JSON), checked against the schema by Dispatch; with
+// neither, the call fails carrying the reply (AskError.Reply).
+func (t *claudeCLITransport) defaultPathDecide(env *claudeEnvelope, sub *claudeSubmit, model string) (*AskResponse, error) {
+	r := newReply(env, true)
+	submission, ok := sub.got()
+	if !ok {
+		block, found := decideFenced(env.Result)
+		if !found {
+			e := t.errf(KindSchemaInvalid, "claude neither submitted an answer through the submit tool nor gave one in a ```json code block (reply: %q)", childproc.Snippet(t.redact, env.Result))
+			e.Reply = r
+			return nil, e
+		}
+		submission = json.RawMessage(block)
+	}
+	return &AskResponse{Submission: submission, Meta: claudeMeta(env, model), Reply: r}, nil
 }
 
 func (t *claudeCLITransport) isClosed() bool {

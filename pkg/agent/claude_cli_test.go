@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"math/big"
 	"os"
@@ -390,8 +391,13 @@ func TestClaudeCLIRawStdout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp := askOK(t, tr.(*claudeCLITransport), referenceRequest())
+		req := referenceRequest()
+		req.Verb = "ask" // a decide reads only a submitted or fenced answer (TestClaudeDefaultDecide)
+		resp := askOK(t, tr.(*claudeCLITransport), req)
 		tr.Close()
+		if resp.Reply == nil || resp.Reply.Text != c.want || resp.Reply.Submitted {
+			t.Fatalf("%q: reply %+v, want the text %q", c.out, resp.Reply, c.want)
+		}
 		var got string
 		if err := json.Unmarshal(resp.Submission, &got); err != nil && string(resp.Submission) != c.want {
 			t.Fatalf("%q: submission %s", c.out, resp.Submission)
@@ -406,4 +412,69 @@ func TestClaudeCLIRawStdout(t *testing.T) {
 	}
 	defer tr.Close()
 	askKind(t, tr.(*claudeCLITransport), context.Background(), referenceRequest(), KindPluginCrash)
+}
+
+// TestClaudeDefaultDecide: a decide on the injected default agent.claude
+// (upstream's default verb path) reads its answer from the first ```json
+// block, else the first ``` block, never from bare JSON; with none, the
+// call fails schema_invalid carrying the reply, which pkg/compose turns
+// into upstream's validator failure (conformance decide-default-validator).
+// A declared builtin.claude_cli alias still reads bare JSON.
+func TestClaudeDefaultDecide(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "claude")
+	script := "#!/bin/sh\ncat >/dev/null\nprintf '{\"type\":\"result\",\"subtype\":\"success\",\"result\":%s,\"session_id\":\"s-1\"}\\n' \"$OUT\"\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ out, want string }{
+		{`"Here:\n` + "```json" + `\n{\"d\":1}\n` + "```" + `\n\n"`, `{"d":1}`},
+		{`"` + "```" + `\n{\"d\":2}\n` + "```" + `\n` + "```json" + ` {\"d\":3} ` + "```" + `"`, `{"d":3}`},
+		{`"x ` + "```" + ` {\"d\":4}` + "```" + `"`, `{"d":4}`},
+		{`"{\"d\":5}"`, ""},
+		{`"` + "```json" + `\n{\"d\":6}"`, ""},
+	} {
+		tr, err := newClaudeCLITransport(&story.AgentPlugin{Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: bin, Injected: true, Env: map[string]string{"OUT": c.out}},
+			BuildContext{StoryDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := tr.Ask(context.Background(), referenceRequest())
+		tr.Close()
+		if c.want == "" {
+			var ae *AskError
+			if !errors.As(err, &ae) || ae.Kind != KindSchemaInvalid || ae.Reply == nil || ae.Reply.SessionID != "s-1" {
+				t.Errorf("%s: got %v, %v; want schema_invalid carrying the reply", c.out, resp, err)
+			}
+			continue
+		}
+		if err != nil || string(resp.Submission) != c.want || resp.Reply == nil || !resp.Reply.Submitted || strings.HasSuffix(resp.Reply.Text, "\n") {
+			t.Errorf("%s: got %v, %v; want the submission %s and the reply", c.out, resp, err, c.want)
+		}
+	}
+	// a run that fails with no envelope is a reply with no answer too, its
+	// exit code kept (gen seed 1450001 story 024: upstream's data
+	// exit_code 1, ok false)
+	crash := filepath.Join(dir, "crash")
+	if err := os.WriteFile(crash, []byte("#!/bin/sh\ncat >/dev/null\necho failed >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ct, err := newClaudeCLITransport(&story.AgentPlugin{Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: crash, Injected: true}, BuildContext{StoryDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ct.Ask(context.Background(), referenceRequest())
+	ct.Close()
+	if ae := (*AskError)(nil); !errors.As(err, &ae) || ae.Reply == nil || ae.Reply.ExitCode != 3 || ae.Reply.Text != "" {
+		t.Errorf("a failed run: %v; want an error carrying the reply with exit code 3", err)
+	}
+	tr, err := newClaudeCLITransport(&story.AgentPlugin{Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: bin, Env: map[string]string{"OUT": `"{\"d\":5}"`}},
+		BuildContext{StoryDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	if resp := askOK(t, tr.(*claudeCLITransport), referenceRequest()); string(resp.Submission) != `{"d":5}` || resp.Reply != nil {
+		t.Errorf("declared alias: submission %s, reply %+v", resp.Submission, resp.Reply)
+	}
 }

@@ -31,7 +31,7 @@ type claudeSubmit struct {
 const claudeSubmitTool = "mcp__kitsoki__submit"
 
 func (t *claudeCLITransport) prepareSubmit(req *AskRequest) *claudeSubmit {
-	if len(t.submit) == 0 || req.Verb != "decide" || !objectSchema(req.Schema) {
+	if len(t.submit) == 0 || !submitsThroughTool(req.Verb, t.rawOK) || !objectSchema(req.Schema) {
 		return nil
 	}
 	t.sweepSubmit.Do(func() { scratchdir.Sweep(submitDirPrefix) })
@@ -70,16 +70,31 @@ func (s *claudeSubmit) prompt(p []byte) []byte {
 	return append(p, "\n\nSubmit your final answer by calling the tool "+claudeSubmitTool+" with the answer as its arguments (exactly once).\n"...)
 }
 
+// submitsThroughTool reports the verbs whose schema is given to claude as
+// the submit tool: decide, and ask on upstream's default verb path (its
+// validator tool, whose answer is ask's submitted).
+func submitsThroughTool(verb string, defaultPath bool) bool {
+	return verb == "decide" || (verb == "ask" && defaultPath)
+}
+
 // or returns the answer submitted through the tool, else fallback.
 func (s *claudeSubmit) or(fallback json.RawMessage) json.RawMessage {
+	if b, ok := s.got(); ok {
+		return b
+	}
+	return fallback
+}
+
+// got returns the answer submitted through the tool, if any.
+func (s *claudeSubmit) got() (json.RawMessage, bool) {
 	if s == nil {
-		return fallback
+		return nil, false
 	}
 	b, err := safefile.ReadFile(s.out, maxFrameBytes) // the answer cap of every transport
 	if err != nil || !json.Valid(b) {
-		return fallback
+		return nil, false
 	}
-	return json.RawMessage(b)
+	return json.RawMessage(b), true
 }
 
 func (s *claudeSubmit) cleanup() {

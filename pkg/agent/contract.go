@@ -33,6 +33,33 @@ type AskResponse struct {
 	SubEvents []SubEvent `json:"sub_events,omitempty"`
 	// Transcript is an optional backend-native execution log.
 	Transcript *Transcript `json:"transcript,omitempty"`
+	// Reply is set by a transport that answers as upstream's default verb
+	// path (the injected agent.claude, for ask and converse): never on the
+	// wire, a plugin cannot set it.
+	Reply *Reply `json:"-"`
+}
+
+// Reply is the reply of a call on upstream's default verb path, whose verb
+// result is built from the reply text rather than from a submission: ask
+// binds {stdout, exit_code, ok} and submitted only for an answer given
+// through the submit tool, converse {answer, session_id} (conformance
+// ask-default-result), decide {claude_session_id, exit_code, ok,
+// rationale, submitted} (conformance decide-default-validator).
+type Reply struct {
+	// Text is the reply less its trailing newlines (masked once it enters
+	// the run).
+	Text string
+	// Submitted reports that the Submission is the model's answer, checked
+	// against the call's schema: given through the submit tool, or
+	// decide's first fenced block; otherwise it is the reply text, bound
+	// unvalidated, and the verb result has no submitted.
+	Submitted bool
+	// SessionID is the claude session id of the call (converse's
+	// session_id).
+	SessionID string
+	// ExitCode is claude's exit status when it failed (a refused decide's
+	// exit_code, with ok false); 0 otherwise.
+	ExitCode int
 }
 
 // SubEvent is one plugin-internal event (store.Event shape upstream). Kind
@@ -102,7 +129,19 @@ type AskError struct {
 	// Alias is the plugin alias the call went to, after the pre-dispatch
 	// hooks (set by Dispatch).
 	Alias string
+	// Reply is the reply of a decide on upstream's default verb path that
+	// gave no answer satisfying its schema (its text masked): upstream's
+	// handler fails such a call with data (DecideAbandoned).
+	Reply *Reply
 }
+
+// DecideAbandoned is upstream's failure of a decide on its default verb
+// path whose model never submitted an answer satisfying the schema (its
+// outer loop's three tries spent; kitsoki makes one): the text a story's
+// last_error holds, with the reply's data (conformance
+// decide-default-validator). The agent.call.error event keeps kitsoki's
+// own detail.
+const DecideAbandoned = "validator: session abandoned without successful submit after 3 outer iteration(s), 0 attempt(s)"
 
 // pluginError is an AskError of kind whose detail names the plugin
 // ("<who>: <message>"), passed through redact as a whole.

@@ -74,6 +74,19 @@ type Result struct {
 	// agent (a rejected builtin.local_llm answer re-dispatched to
 	// agent.claude); Alias stays the requested alias.
 	Substitution *Substitution
+	// Reply is the reply of a call on upstream's default verb path
+	// (AskResponse.Reply), its text masked; nil for any other call.
+	Reply *Reply
+}
+
+// replySchema is the schema an answer is checked against: none for a reply
+// on upstream's default verb path that came as text, which its verb binds
+// unvalidated (an answer through the submit tool is checked).
+func replySchema(sch *schema.Schema, reply *Reply) *schema.Schema {
+	if reply != nil && !reply.Submitted {
+		return nil
+	}
+	return sch
 }
 
 // Dispatch runs one agent call through the pipeline of doc.go. On a plugin
@@ -158,7 +171,10 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	st.keepTranscript(resp.Transcript)
 
 	// 4. Sub-event rules and 5. schema validation.
-	a, verr := r.checkAnswer(alias, req.CallID, sch, resp)
+	a, verr := r.checkAnswer(alias, req.CallID, replySchema(sch, resp.Reply), resp)
+	if verr != nil && resp.Reply != nil {
+		verr.Reply = resp.Reply // a default-path decide's refused answer (AskError.Reply)
+	}
 	if verr != nil {
 		if verr.Kind == KindSchemaInvalid && substitutes(alias, t) {
 			// A local model's rejected answer goes to agent.claude once
@@ -243,6 +259,9 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, a answer, 
 	res.Transcript = resp.Transcript
 	res.Duration = end.Sub(st.start)
 	res.Substitution = st.sub
+	if rp := resp.Reply; rp != nil {
+		res.Reply = r.redact.reply(rp)
+	}
 
 	meta := resp.Meta
 	m, _ := meta["model"].(string)
@@ -347,6 +366,9 @@ func (st *callState) fail(ae *AskError) (*Result, error) {
 	cp := *st.r.redactError(ae)
 	cp.CallID = st.callID
 	cp.Alias = st.alias
+	if ae.Reply != nil {
+		cp.Reply = st.r.redact.reply(ae.Reply)
+	}
 	ae = &cp
 	end := st.now(st.start)
 	st.r.log.Debug("agent call failed", slog.String("alias", st.alias), slog.String("call_id", st.callID),

@@ -70,6 +70,7 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 		return st.fail(askErr)
 	}
 	st.keepTranscript(resp.Transcript)
+	resp.Reply = nil // the call stays the local model's: its result keeps the plugin's shape
 	a, verr := r.checkAnswer(fallbackAlias, req.CallID, sch, resp)
 	if verr != nil {
 		return st.fail(verr)

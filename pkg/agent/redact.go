@@ -457,3 +457,10 @@ func (rd redactor) underlying(err error) error {
 	}
 	return err
 }
+
+// reply is a default-path reply with its text masked.
+func (rd redactor) reply(rp *Reply) *Reply {
+	cp := *rp
+	cp.Text = rd.String(rp.Text)
+	return &cp
+}

@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"errors"
 
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
@@ -19,10 +20,27 @@ func RegistryCaller(reg *agent.Registry, sink engine.Sink) engine.AgentCaller {
 			Timeout: c.Timeout, Sink: as,
 		})
 		if err != nil {
-			return nil, err
+			return nil, decideAbandoned(c.Verb, err)
 		}
-		return &engine.AgentAnswer{Submission: res.Submission, Value: res.Value, Meta: res.Meta, CallID: res.CallID, Alias: res.Alias}, nil
+		ans := &engine.AgentAnswer{Submission: res.Submission, Value: res.Value, Meta: res.Meta, CallID: res.CallID, Alias: res.Alias}
+		if rp := res.Reply; rp != nil {
+			ans.Reply = &engine.AgentReply{Text: rp.Text, Submitted: rp.Submitted, SessionID: rp.SessionID}
+		}
+		return ans, nil
 	})
+}
+
+// decideAbandoned is a failed decide on upstream's default verb path (an
+// *agent.AskError carrying its Reply) as upstream's handler gives it: a
+// domain error in its words, with the reply's data, which the call's
+// bind: still reads; any other error as it is.
+func decideAbandoned(verb string, err error) error {
+	var ae *agent.AskError
+	if verb != "decide" || !errors.As(err, &ae) || ae.Reply == nil {
+		return err
+	}
+	data := map[string]any{"claude_session_id": ae.Reply.SessionID, "exit_code": ae.Reply.ExitCode, "ok": ae.Reply.ExitCode == 0, "rationale": ae.Reply.Text}
+	return &engine.AgentDomainError{Msg: agent.DecideAbandoned, Data: data, Err: err}
 }
 
 // AgentSink forwards the agent layer's events into the run's sink; a nil

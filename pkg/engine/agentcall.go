@@ -43,6 +43,18 @@ type AgentAnswer struct {
 	// Alias is the plugin alias that served the call (a pre-dispatch hook
 	// may have rerouted it); "" = the call's Alias.
 	Alias string
+	// Reply is set for a call answered on upstream's default verb path
+	// (the injected agent.claude): ask and converse then bind its result
+	// shape (agentResult); nil for any other call.
+	Reply *AgentReply
+}
+
+// AgentReply is the reply of a call on upstream's default verb path
+// (pkg/agent's Reply).
+type AgentReply struct {
+	Text      string // the reply verbatim
+	Submitted bool   // Value came through the submit tool (ask's submitted)
+	SessionID string // converse's session_id
 }
 
 // AgentCaller dispatches agent calls. The implementation reports

@@ -77,8 +77,8 @@ func (r *runner) dispatchLive(ctx context.Context, e *Effect, args map[string]an
 				return hostAnswer{err: msg}, "", nil
 			}
 		}
-		res, id, err := r.callAgent(ctx, e, args, rc, promptErr)
-		ans, err := agentDomain(hostAnswer{data: res, cost: agentCost(res)}, err)
+		ans, id, err := r.callAgent(ctx, e, args, rc, promptErr)
+		ans, err = agentDomain(ans, err)
 		return ans, id, err
 	}
 	if found {
@@ -129,29 +129,29 @@ func (r *runner) hostEnv() host.Env {
 
 // callAgent hands the rendered agent call (RenderAgentCall) to the
 // AgentCaller.
-func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (map[string]any, string, error) {
+func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (hostAnswer, string, error) {
 	if r.so.Agents == nil {
-		return nil, "", errors.New("no agent layer configured for this run")
+		return hostAnswer{}, "", errors.New("no agent layer configured for this run")
 	}
 	alias, err := r.agentAlias(e)
 	if err != nil {
-		return nil, "", err
+		return hostAnswer{}, "", err
 	}
 	if err := unregistered(r.so.Agents, e.Invoke); err != nil {
-		return nil, "", err
+		return hostAnswer{}, "", err
 	}
 	if rc == nil {
-		return nil, "", fmt.Errorf("%s: the call was not rendered", e.Invoke)
+		return hostAnswer{}, "", fmt.Errorf("%s: the call was not rendered", e.Invoke)
 	}
 	if promptErr != nil {
-		return nil, "", promptFailed(e.Invoke, promptErr)
+		return hostAnswer{}, "", promptFailed(e.Invoke, promptErr)
 	}
 	call := r.agentCall(e, alias, args, rc)
 	// the agent layer writes its agent.call.* events to the sink itself: a
 	// synthetic turn's events so far go first, and the turn then holds
 	// nothing back (sendOrDrop)
 	if err := r.sendOrDrop(false); err != nil {
-		return nil, "", err
+		return hostAnswer{}, "", err
 	}
 	ans, err := r.so.Agents.CallAgent(ctx, call)
 	if err != nil {
@@ -160,17 +160,17 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		// derives its id from the episode, not from the live key.
 		if id, used, ok := agentcall.FailedCall(err); ok && id != "" {
 			r.noteAgent(id, used)
-			return nil, id, err
+			return hostAnswer{}, id, err
 		}
 		r.noteAgent(call.CallID, alias)
-		return nil, call.CallID, err
+		return hostAnswer{}, call.CallID, err
 	}
 	callID := cmp.Or(ans.CallID, call.CallID)
 	if ans.Alias != "" {
 		alias = ans.Alias
 	}
 	r.noteAgent(callID, alias)
-	return agentResult(call.Verb, ans), callID, nil
+	return hostAnswer{data: agentResult(call.Verb, ans), cost: agentCost(ans.Meta)}, callID, nil
 }
 
 // promptFailed is the failure of an agent call whose prompt could not be
@@ -184,8 +184,7 @@ func promptFailed(handler string, err error) error {
 
 // agentCost is the cost an agent layer's answer reports (its meta.cost_usd,
 // when positive).
-func agentCost(res map[string]any) float64 {
-	meta, _ := res["meta"].(map[string]any)
+func agentCost(meta map[string]any) float64 {
 	if c, ok := meta["cost_usd"].(float64); ok && c > 0 {
 		return c
 	}
@@ -224,6 +223,9 @@ func (m *Machine) renderer() *PromptRenderer {
 // keeps working for ask/converse, and, for a converse, answer (the text, or
 // an object answer's answer member), as upstream's claude-path converse.
 func agentResult(verb string, ans *AgentAnswer) map[string]any {
+	if res := defaultPathResult(verb, ans); res != nil {
+		return res
+	}
 	sub := ans.Value
 	// submission and submitted share the value: binds deep-copy what they take.
 	res := map[string]any{"submission": sub, "submitted": sub, "exit_code": 0, "ok": true}
@@ -281,4 +283,32 @@ func shallowWith(m map[string]any, k string, v any) map[string]any {
 	maps.Copy(out, m)
 	out[k] = v
 	return out
+}
+
+// defaultPathResult is the result of an ask, converse or decide answered on
+// upstream's default verb path (AgentAnswer.Reply), as upstream's claude
+// handlers build it: ask {stdout, exit_code: 0, ok: true}, with submitted
+// only for an answer given through the submit tool (a text reply is never
+// read as JSON nor checked against schema:), converse {answer,
+// session_id}, decide {claude_session_id, exit_code: 0, ok: true,
+// rationale (the reply text), submitted}; no meta (conformances
+// ask-default-result, decide-default-validator). nil for any other call.
+func defaultPathResult(verb string, ans *AgentAnswer) map[string]any {
+	rp := ans.Reply
+	if rp == nil {
+		return nil
+	}
+	switch verb {
+	case "ask":
+		res := map[string]any{"stdout": rp.Text, "exit_code": 0, "ok": true}
+		if rp.Submitted {
+			res["submitted"] = ans.Value
+		}
+		return res
+	case "converse":
+		return map[string]any{"answer": rp.Text, "session_id": rp.SessionID}
+	case "decide":
+		return map[string]any{"claude_session_id": rp.SessionID, "exit_code": 0, "ok": true, "rationale": rp.Text, "submitted": ans.Value}
+	}
+	return nil
 }

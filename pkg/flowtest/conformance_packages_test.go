@@ -106,6 +106,22 @@ func TestConformanceGoldensHost(t *testing.T) {
 		standInClaude(t, dir)
 		conformance.Check(t, dir, "", flowtest.Options{})
 	})
+	t.Run("ask-default-result", func(t *testing.T) {
+		// bin/claude is a STAND-IN for the claude CLI: ask binds
+		// {stdout, exit_code, ok} from its text, converse {answer,
+		// session_id} (README.md there)
+		dir := filepath.Join(root, "ask-default-result")
+		standInClaude(t, dir)
+		conformance.Check(t, dir, "", flowtest.Options{})
+	})
+	t.Run("decide-default-validator", func(t *testing.T) {
+		// bin/claude is a STAND-IN for the claude CLI that never submits:
+		// decide reads a fenced block, else fails in upstream's validator
+		// words with the reply's data (README.md there)
+		dir := filepath.Join(root, "decide-default-validator")
+		standInClaude(t, dir)
+		conformance.Check(t, dir, "", flowtest.Options{})
+	})
 	t.Run("job-agent-args-refused", func(t *testing.T) {
 		// a background host.agent.task with no agent: is refused before
 		// any agent starts: bin/claude (a STAND-IN) never runs (README.md)

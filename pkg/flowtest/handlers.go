@@ -2,7 +2,6 @@ package flowtest
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"slices"
@@ -97,19 +96,11 @@ func noClaudeError(verb string, err error) error {
 	var data map[string]any
 	switch verb {
 	case "converse":
-		data = map[string]any{"session_id": randomUUID()}
+		data = map[string]any{"session_id": agentcall.RandomUUID()}
 	case "extract":
 		data = map[string]any{"resolved_by": "no_match", "submitted": nil}
 	}
 	return &engine.AgentDomainError{Msg: n.Error(), Data: data, Err: n}
-}
-
-// randomUUID is a random (version 4) UUID, as upstream's session ids.
-func randomUUID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 // noClaude is a real agent call that found no claude on PATH, in the words

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 
 	"kitsoki/internal/lazyre"
@@ -9,7 +10,7 @@ import (
 )
 
 var ruleAgentArgs = &Rule{ID: "agent-args", Severity: diag.Warning, LintOnly: true,
-	Summary: "host.agent.<verb> without an argument its verb needs, or decide with both prompt: and prompt_path: (the call fails before any agent is asked); an ask prompt: or converse question: holding a {% %} tag, which reaches the agent unrendered (pongo2 renders prompt files only); a task's prompt:, prompt_path: or context.prompt_path, which the call never reads (only context.prompt is); an extract (on the default agent) with a prompt:, or with no with.agent persona, which the existing engine's extract fails before any agent starts (as a flow fixture does); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args); a top-level decider prompt (inline or its file) that prints {{ args.x }}, which the existing engine renders empty or fails to read",
+	Summary: "host.agent.<verb> without an argument its verb needs, or decide with both prompt: and prompt_path: (the call fails before any agent is asked); an ask prompt: or converse question: holding a {% %} tag, which reaches the agent unrendered (pongo2 renders prompt files only); a task's prompt:, prompt_path: or context.prompt_path, which the call never reads (only context.prompt is); an extract (on the default agent) with a prompt:, or with no with.agent persona, which the existing engine's extract fails before any agent starts (as a flow fixture does); an inline prompt:, question: or context.prompt whose {{ args.x }} renders empty, since a with: value renders before the call, where args is not set (a prompt_path file sees args); a top-level decider prompt (inline or its file) that prints {{ args.x }}, which the existing engine renders empty or fails to read; on the default claude path (no agent: or agent.claude), a bind: of a result key the verb never returns there (ask: stdout, exit_code, ok, and submitted only with schema:; converse: answer, session_id; decide: submitted, rationale, claude_session_id, exit_code, ok), which binds nothing",
 	Example: "- {invoke: host.agent.converse, with: {prompt: hello}}"}
 
 // checkAgentArgs warns where an agent invoke's literal with: block lacks an
@@ -55,6 +56,7 @@ func checkAgentArgs(c *checker) {
 		if why == "" {
 			inlineArgsRead(c, e, site)
 			unreadPrompt(c, e, site)
+			defaultPathBinds(c, e, verb, site)
 			return
 		}
 		pos := e.WithPos(key)
@@ -183,5 +185,44 @@ func unresolvedExtract(c *checker, e *story.Effect, site effSite) {
 	}
 	if _, ok := e.With["agent"]; !ok {
 		c.rep.WarnAt(e.WithPos("input"), site.Place(), ruleAgentArgs, "%s: host.agent.extract names no with.agent persona: upstream's extract then declares no resolver and fails \"no resolvers declared and no match\" before any agent starts (as in a flow fixture here); name a persona under with.agent", site.String())
+	}
+}
+
+// defaultPathKeys are the result keys of an agent verb on the default
+// claude path (pkg/engine defaultPathResult; conformances
+// ask-default-result, decide-default-validator): a bind of any other key
+// binds nothing there, although an agent_plugins plugin's result has
+// submission, submitted, exit_code, ok, meta and stdout.
+var defaultPathKeys = map[string][]string{
+	"ask":      {"stdout", "exit_code", "ok", "submitted"},
+	"converse": {"answer", "session_id"},
+	"decide":   {"submitted", "rationale", "claude_session_id", "exit_code", "ok"},
+}
+
+// defaultPathBinds warns where an agent invoke on the default claude path
+// binds a result key its verb never returns there (ask's submitted
+// without a schema: it is set only by the submit tool a schema attaches).
+func defaultPathBinds(c *checker, e *story.Effect, verb string, site effSite) {
+	keys := defaultPathKeys[verb]
+	if keys == nil || (e.Agent() != "" && e.Agent() != story.DefaultAgentAlias) {
+		return
+	}
+	if ap := c.st.AgentPlugins[story.DefaultAgentAlias]; ap != nil && !ap.Injected {
+		return // a redeclared agent.claude is a plugin: its result has every key
+	}
+	_, hasSchema := e.With["schema"]
+	for _, kv := range e.Bind() {
+		path, ok := kv.Value.(string)
+		if !ok || story.IsTemplated(path) {
+			continue
+		}
+		head, _, _ := strings.Cut(path, ".")
+		head, _, _ = strings.Cut(head, "[")
+		switch {
+		case verb == "ask" && head == "submitted" && !hasSchema:
+			c.rep.WarnAt(kv.Pos, site.Place(), ruleAgentArgs, "%s: bind %q reads submitted, which an ask without schema: never returns on the default claude path (its result is stdout, exit_code, ok); bind stdout, or give the call a schema: so the agent submits through the submit tool", site.String(), kv.Key)
+		case !slices.Contains(keys, head):
+			c.rep.WarnAt(kv.Pos, site.Place(), ruleAgentArgs, "%s: bind %q reads %s, which %s never returns on the default claude path (its result is %s), so it binds nothing", site.String(), kv.Key, head, e.Invoke, strings.Join(keys, ", "))
+		}
 	}
 }
