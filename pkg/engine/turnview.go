@@ -73,7 +73,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		said = nil
 	}
 	if !redirected && len(said) > 0 {
-		v = prependSay(strings.Join(said, "\n"), v)
+		v = prependSay(joinSaid(said), v)
 	}
 	if redirected && r.t.capView == "" {
 		return r.withBanner(ctx, v, err, turnSlots)
@@ -208,6 +208,21 @@ func prependSay(say, view string) string {
 		return say
 	}
 	return say + "\n\n" + view
+}
+
+// joinSaid is the narration of a turn's say lines, built as upstream
+// builds it: each line goes after a newline only when the text so far is
+// not empty, so a say rendering empty before any text adds nothing, one
+// after text adds a bare newline (conformance say-empty-lines).
+func joinSaid(said []string) string {
+	var b strings.Builder
+	for _, s := range said {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // errorBanner appends upstream's banner after an on_error redirect
