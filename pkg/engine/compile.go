@@ -347,10 +347,22 @@ func (c *compiler) checkParallel(s *story.State, ns *State) {
 
 // transition compiles one arm of ns's on.<intent>.
 func (c *compiler) transition(tr *story.Transition, ns *State, intent string) *Transition {
-	return &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: tr.Pos, Emits: tr.Emit(), exits: c.exitsVia(tr), View: tr.View(),
+	return &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: tr.Pos, Emits: tr.Emit(), exits: c.exitsVia(tr), View: armView(tr.View()),
 		Target:  c.exitTarget(tr.Target),
 		When:    c.guard(tr.When, tr.WhenPos(), fmt.Sprintf("state %q: on.%s: when", ns.Path, intent)),
 		Effects: c.effects(tr.Effects, ns, "on."+intent)}
+}
+
+// armView is an arm's view: as upstream, a view: written empty (`""` or
+// an element list with no element) is no view of its own, so the target's
+// shows under the turn's narration; one that only renders empty (`{{ x }}`,
+// elements whose when: fails) still replaces it (conformance
+// transition-view-empty).
+func armView(v *story.View) *story.View {
+	if v == nil || (v.Kind == "template" && v.Template == "") || (v.Kind == "elements" && len(v.Elements) == 0) {
+		return nil
+	}
+	return v
 }
 
 func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*Effect {

@@ -18,6 +18,7 @@ import (
 // once: allows it is queued with the state and slots in force, to be
 // dispatched after the machine step (dispatchCalls).
 func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error {
+	r.t.sayChain++ // a say: of this list joins its chain's narration (joinSaid)
 	for _, e := range effs {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("run interrupted: %w", err)
@@ -102,7 +103,7 @@ func (r *runner) applySay(e *Effect, env map[string]any) error {
 	if err := r.emit(KindSay, map[string]any{"text": s}); err != nil {
 		return err
 	}
-	r.t.said = append(r.t.said, s)
+	r.t.said = append(r.t.said, sayLine{text: s, chain: r.t.sayChain})
 	r.note(Note{Kind: "say", State: r.cur.Path, Text: s})
 	return nil
 }

@@ -52,7 +52,7 @@ func (r *runner) keepPrePass(ctx context.Context) {
 // postpass-view calls.yaml); after a re-render that kept the narration,
 // that re-render alone when it renders something, else the kept render
 // with its narration.
-func (r *runner) renderPrePass(ctx context.Context, slots map[string]any) (string, []string) {
+func (r *runner) renderPrePass(ctx context.Context, slots map[string]any) (string, []sayLine) {
 	p := r.t.prePass
 	if p.again {
 		if v, err := r.renderAt(ctx, p.path, p.world, nil, false); err == nil && v != "" {

@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"strings"
 )
 
 // firstRender is what upstream's first render of a turn saw: the state
@@ -40,7 +39,7 @@ func (r *runner) renderFirst(ctx context.Context, slots map[string]any) string {
 		v, _ = r.renderAt(ctx, f.path, f.world, slots, true)
 	}
 	if f.said > 0 && f.said <= len(r.t.said) {
-		v = prependSay(strings.Join(r.t.said[:f.said], "\n"), v)
+		v = prependSay(joinSaid(r.t.said[:f.said]), v)
 	}
 	return v
 }

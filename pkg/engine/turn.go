@@ -40,7 +40,8 @@ type turn struct {
 	hop         bool      // the arm being taken is an emit hop's
 	synthetic   bool      // a timeout's or background completion's turn (dispatchSynthetic)
 	noStatePath bool      // a background completion: events carry no state_path (trace-eval.md A.3)
-	said        []string
+	said        []sayLine
+	sayChain    int // the effect chains run so far (runEffects), numbering said's lines
 	// rerender: upstream renders this turn's view again after its calls
 	// (story-runtime §8; conformance values-render-env)
 	rerender bool
@@ -135,4 +136,11 @@ func (t *turn) acceptedName(intent string) string {
 	name := cmp.Or(t.typed, intent)
 	t.typed = ""
 	return name
+}
+
+// sayLine is one say: text of the turn and the effect chain (an arm's
+// effects, one state's on_enter, an on_complete list) that said it.
+type sayLine struct {
+	text  string
+	chain int
 }

@@ -73,7 +73,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		said = nil
 	}
 	if !redirected && len(said) > 0 {
-		v = prependSay(strings.Join(said, "\n"), v)
+		v = prependSay(joinSaid(said), v)
 	}
 	if redirected && r.t.capView == "" {
 		return r.withBanner(ctx, v, err, turnSlots)
@@ -118,7 +118,7 @@ func (r *runner) postGateView(ctx context.Context) (string, bool) {
 
 // turnSaid is the narration shown above the turn's view; empty: the view
 // rendered nothing.
-func (r *runner) turnSaid(empty bool) []string {
+func (r *runner) turnSaid(empty bool) []sayLine {
 	if empty && r.t.againWithSay() && !r.t.hopped() {
 		return r.t.said // conformance mutate-say-infra-error
 	}
@@ -210,6 +210,36 @@ func prependSay(say, view string) string {
 	return say + "\n\n" + view
 }
 
+// joinSaid is the narration of a turn's say lines, built as upstream
+// builds it: each effect chain's texts are joined, a text going after a
+// newline only when the chain's text so far is not empty (a say rendering
+// empty before any text adds nothing, one after text a bare newline), and
+// the chains' texts that are not empty are joined by newlines
+// (conformance say-empty-lines).
+func joinSaid(said []sayLine) string {
+	var all, chain strings.Builder
+	flush := func() {
+		if chain.Len() > 0 {
+			if all.Len() > 0 {
+				all.WriteByte('\n')
+			}
+			all.WriteString(chain.String())
+		}
+		chain.Reset()
+	}
+	for i, s := range said {
+		if i > 0 && s.chain != said[i-1].chain {
+			flush()
+		}
+		if chain.Len() > 0 {
+			chain.WriteByte('\n')
+		}
+		chain.WriteString(s.text)
+	}
+	flush()
+	return all.String()
+}
+
 // errorBanner appends upstream's banner after an on_error redirect
 // (story-runtime §2.4) unless the view already shows lastErr, the world's
 // last_error as the turn ends (conformance host-banner-last-error).
@@ -227,7 +257,7 @@ func errorBanner(view, lastErr string) string {
 // narration is the say lines turn.end shows before the view: all of the
 // turn's; after a post-bind hop only those the hops said (conformance
 // postpass-view); after a re-render with no such hop, none (§8).
-func (t *turn) narration() []string {
+func (t *turn) narration() []sayLine {
 	switch {
 	case t.emitSay >= 0 && t.emitSay < len(t.said):
 		if t.emitSayEnd >= t.emitSay && t.emitSayEnd < len(t.said) {
@@ -243,7 +273,7 @@ func (t *turn) narration() []string {
 // cappedSay is the narration of a capped post-bind chain: what its first
 // round said up to the first redirect (conformance cap-chain-say); ok is
 // false when the turn is not one.
-func (t *turn) cappedSay() (said []string, ok bool) {
+func (t *turn) cappedSay() (said []sayLine, ok bool) {
 	if t.capView == "" || t.first != nil && !t.capPostBind || !t.hopped() ||
 		t.saidAtRedirect <= t.emitSay || t.saidAtRedirect > len(t.said) {
 		return nil, false

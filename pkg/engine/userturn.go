@@ -119,9 +119,9 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		// the calls were queued in)
 		delete(end, "view")
 		t.View = ""
-		if said := r.turnSaid(true); len(said) > 0 {
-			end["view"] = strings.Join(said, "\n")
-			t.View = end["view"].(string)
+		if said := joinSaid(r.turnSaid(true)); said != "" {
+			end["view"] = said
+			t.View = said
 		} else {
 			cur := r.place
 			r.place = back
