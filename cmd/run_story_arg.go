@@ -42,6 +42,9 @@ func checkStoryArg(path string) error {
 			return usagef("%s: not a story directory (no %s); pass a story directory or its %s", path, validate.StoryFile, validate.StoryFile)
 		}
 	}
+	if fe := validate.AsFixture(path); fe != nil {
+		return usagef("%v", fe)
+	}
 	return nil
 }
 

@@ -101,6 +101,9 @@ func Expand(args []string, warn func(string)) ([]string, error) {
 			out = append(out, filepath.Clean(manifest))
 			continue
 		}
+		if fe := AsFixture(arg); fe != nil {
+			return nil, fe
+		}
 		out = append(out, filepath.Clean(arg))
 	}
 	slices.Sort(out)
