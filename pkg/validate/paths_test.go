@@ -134,7 +134,7 @@ func TestWalkAgreesWithWalkDir(t *testing.T) {
 	if got, err := walk(dir, nil); err != nil || !slices.Equal(got, want) {
 		t.Fatalf("got %v %v, want %v", got, err, want)
 	}
-	if _, err := walk(filepath.Join(dir, "missing"), nil); err == nil || !strings.Contains(err.Error(), "missing: lstat ") {
+	if _, err := walk(filepath.Join(dir, "missing"), nil); err == nil || err.Error() != filepath.Join(dir, "missing")+": no such file or directory; give the directory to search below, as DIR/..." {
 		t.Fatalf("missing root: %v", err)
 	}
 }
