@@ -25,7 +25,17 @@ func argsWithUsage(root *cobra.Command) {
 				return err
 			}
 			name := strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
-			return &exitError{code: exitUsageEnv, err: fmt.Errorf("%s: %w\nusage: %s\nrun '%s --help' for usage", name, err, c.UseLine(), c.CommandPath())}
+			return &exitError{code: exitUsageEnv, err: fmt.Errorf("%s: %w\nusage: %s%s\nrun '%s --help' for usage", name, err, c.UseLine(), missingArgHint(c, args), c.CommandPath())}
 		}
 	})
+}
+
+// missingArgHint is the line that says where the missing argument comes
+// from, for the commands whose argument the user cannot be expected to
+// know by heart: a trace's id.
+func missingArgHint(c *cobra.Command, args []string) string {
+	if len(args) > 0 || !c.HasParent() || c.Parent().Name() != "trace" {
+		return ""
+	}
+	return fmt.Sprintf("\nPATH is a trace file or the id of one: 'kitsoki trace ls' lists them, newest first (then e.g. '%s ID'); with 'kitsoki completion' set up, TAB completes the ids", c.CommandPath())
 }

@@ -24,3 +24,20 @@ func TestArgsErrorNamesUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceMissingPathPointsAtLs: a trace command given no PATH names
+// where the ids come from (trace ls) and the completion, after the usage
+// line. Before, trace show with no argument said only what it accepts.
+func TestTraceMissingPathPointsAtLs(t *testing.T) {
+	for _, sub := range []string{"show", "calls", "stats", "verify"} {
+		code, out, errOut := runCmd(t, "trace", sub)
+		want := "\nPATH is a trace file or the id of one: 'kitsoki trace ls' lists them, newest first (then e.g. 'kitsoki trace " + sub + " ID'); with 'kitsoki completion' set up, TAB completes the ids\nrun 'kitsoki trace " + sub + " --help' for usage\n"
+		if code != exitUsageEnv || out != "" || !strings.HasPrefix(errOut, "kitsoki: trace "+sub+": ") || !strings.HasSuffix(errOut, want) {
+			t.Errorf("trace %s: exit %d, stdout %q, stderr %q; want exit %d and stderr ending %q", sub, code, out, errOut, exitUsageEnv, want)
+		}
+	}
+	// an argument too many is not a missing trace: no hint
+	if _, _, errOut := runCmd(t, "trace", "show", "a", "b"); strings.Contains(errOut, "trace ls") {
+		t.Errorf("trace show a b: %q names trace ls", errOut)
+	}
+}

@@ -29,3 +29,18 @@ func TestNestedTypoSuggests(t *testing.T) {
 		}
 	}
 }
+
+// TestRootTypoNamesHelp: a mistyped command at the top level reads as one
+// in a group does: the suggestion, then where the commands are listed,
+// with no blank line left by cobra's trailing newline.
+func TestRootTypoNamesHelp(t *testing.T) {
+	for _, tc := range []struct{ arg, want string }{
+		{"validat", "kitsoki: unknown command \"validat\" for \"kitsoki\"\n\nDid you mean this?\n\tvalidate\nrun 'kitsoki --help' for its commands\n"},
+		{"zzzzzz", "kitsoki: unknown command \"zzzzzz\" for \"kitsoki\"\nrun 'kitsoki --help' for its commands\n"},
+	} {
+		code, out, errOut := runCmd(t, tc.arg)
+		if code != exitUsageEnv || out != "" || errOut != tc.want {
+			t.Errorf("kitsoki %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.arg, code, out, errOut, tc.want)
+		}
+	}
+}

@@ -194,7 +194,13 @@ func runIOContext(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 		return ee.code
 	}
-	// cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintf(stderr, "kitsoki: %s\n", printableMessage(err.Error()))
+	// cobra's own errors (unknown command, bad args) are usage errors; its
+	// unknown command ends in a newline and names no help, which the
+	// subcommand groups' (unknownSubcommand) do.
+	msg := strings.TrimRight(err.Error(), "\n")
+	if strings.HasPrefix(msg, "unknown command ") {
+		msg += "\nrun 'kitsoki --help' for its commands"
+	}
+	fmt.Fprintf(stderr, "kitsoki: %s\n", printableMessage(msg))
 	return exitUsageEnv
 }

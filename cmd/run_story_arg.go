@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,10 @@ import (
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/validate"
 )
+
+// runStoryFix is what the STORY argument of run (and the commands taking
+// one story) may be.
+const runStoryFix = "pass a story directory or its " + validate.StoryFile
 
 // checkStoryArg checks the STORY argument of run and mcp serve before
 // anything is loaded, with validate's wording (usage errors).
@@ -27,13 +30,7 @@ func checkStoryArg(path string) error {
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return usagef("%s: no such file or directory", path)
-		}
-		if pe, ok := errors.AsType[*fs.PathError](err); ok {
-			err = pe.Err
-		}
-		return usagef("%s: %v", path, err)
+		return usagef("%v", validate.StatError(path, err, runStoryFix))
 	}
 	if fi.IsDir() {
 		// Lstat, as validate.Expand: a link out is refused by the load
@@ -41,6 +38,9 @@ func checkStoryArg(path string) error {
 		if _, err := os.Lstat(filepath.Join(path, validate.StoryFile)); err != nil {
 			return usagef("%s: not a story directory (no %s); pass a story directory or its %s", path, validate.StoryFile, validate.StoryFile)
 		}
+	}
+	if fe := validate.AsFixture(path); fe != nil {
+		return usagef("%v", fe)
 	}
 	return nil
 }
@@ -60,7 +60,7 @@ func notLoaded(stderr io.Writer, path string, err error) (msg string, ds []diag.
 // or the one in the directory it names.
 func storyManifest(arg string) (string, error) {
 	if _, err := os.Stat(arg); err != nil {
-		return "", usagef("%s: no such file or directory", arg)
+		return "", usagef("%v", validate.StatError(arg, err, runStoryFix))
 	}
 	return story.ManifestPath(arg), nil
 }

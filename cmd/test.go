@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -239,7 +238,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	if len(files) == 0 && !f.upstream && !intentsFailed.ran {
-		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", cmp.Or(p.Glob, "<story>/flows/*.yaml"))
+		fmt.Fprintln(stderr, p.NoFixtures())
 	}
 	if err := testExit(results); err != nil || !intentsFailed.failed {
 		return err

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"kitsoki/internal/yamlnode"
 )
 
 // RunSession drives a session to its end for kitsoki run: the inputs in
@@ -111,6 +113,9 @@ func (s *Session) fireInputs(ctx context.Context, consumed *int) error {
 func rejectedInput(in Input, rj *Rejection) error {
 	switch rj.Code {
 	case CodeNotAllowed:
+		if m := yamlnode.DidYouMean(in.Intent, rj.Allowed); m != "" {
+			return fmt.Errorf("%s (it handles: %s); %s", rj.Message, listOrNone(rj.Allowed), m)
+		}
 		return fmt.Errorf("%s (it handles: %s)", rj.Message, listOrNone(rj.Allowed))
 	case CodeMissingSlots:
 		return fmt.Errorf("intent %q: %s; pass --slot NAME=VALUE", in.Intent, rj.Message)

@@ -1,7 +1,6 @@
 package testrun
 
 import (
-	"fmt"
 	"os"
 
 	"kitsoki/pkg/flowtest"
@@ -26,7 +25,7 @@ func (p *Plan) SetApps(args []string, flows string, warn func(string)) error {
 		return nil
 	}
 	if _, err := os.Stat(args[0]); err != nil {
-		return fmt.Errorf("%s: no such file or directory", args[0])
+		return validate.StatError(args[0], err, "give the story directory or its app.yaml")
 	}
 	app := story.ManifestPath(args[0])
 	if p.Glob == "" {

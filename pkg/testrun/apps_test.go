@@ -30,12 +30,12 @@ func TestSetApps(t *testing.T) {
 	if want := filepath.Join(dir, "flows", "*.yaml"); !slices.Equal(up.Apps, []string{app}) || up.Glob != want || up.Rel {
 		t.Errorf("upstream: apps %q glob %q rel %v; want [%s] %s false", up.Apps, up.Glob, up.Rel, app, want)
 	}
-	missing := filepath.Join(dir, "nope.yaml")
+	missing := filepath.Join(dir, "nowhere-story.yaml")
 	err := (&Plan{Upstream: true}).SetApps([]string{missing}, "", nil)
-	if err == nil || err.Error() != missing+": no such file or directory" {
+	if err == nil || err.Error() != missing+": no such file or directory; give the story directory or its app.yaml" {
 		t.Errorf("upstream, missing story: %v", err)
 	}
-	if err := (&Plan{}).SetApps([]string{missing}, "", nil); err == nil || !strings.Contains(err.Error(), "nope.yaml") {
+	if err := (&Plan{}).SetApps([]string{missing}, "", nil); err == nil || !strings.Contains(err.Error(), "nowhere-story.yaml") {
 		t.Errorf("plain, missing story: %v, want an error naming it", err)
 	}
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {

@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -83,4 +84,28 @@ func TraceDir(traceDir, traceOut string) (dir string, cleanup func(), err error)
 		}
 	}
 	return dir, cleanup, nil
+}
+
+// NoFixtures is the line kitsoki test prints when the plan found no
+// fixture to run: where it looked, and how to get one.
+func (p *Plan) NoFixtures() string {
+	glob := cmp.Or(p.Glob, "flows/*.yaml")
+	var where string
+	switch {
+	case !p.Rel:
+		where = glob
+	case len(p.Apps) == 1:
+		where = filepath.Join(filepath.Dir(p.Apps[0]), glob)
+	default:
+		where = fmt.Sprintf("<story>/%s in %d stories", glob, len(p.Apps))
+	}
+	if p.RunRE != nil || p.Shards > 0 {
+		return fmt.Sprintf("kitsoki test: no flow fixture to run (looked for %s, then kept those --run or --shard select)", where)
+	}
+	msg := fmt.Sprintf("kitsoki test: no flow fixtures found (looked for %s)", where)
+	if len(p.Apps) == 1 {
+		dir := filepath.Dir(p.Apps[0])
+		msg += fmt.Sprintf("; record one with `kitsoki run %s --save-fixture %s`", dir, filepath.Join(dir, "flows", "first.yaml"))
+	}
+	return msg
 }

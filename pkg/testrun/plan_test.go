@@ -133,3 +133,12 @@ func TestTraceDir(t *testing.T) {
 		t.Errorf("a trace dir under a file: %v, want a --trace-dir error", err)
 	}
 }
+
+// TestNoFixturesManyStories: over several stories the line names the glob
+// under each and how many stories were looked at.
+func TestNoFixturesManyStories(t *testing.T) {
+	p := &Plan{Apps: []string{"a/app.yaml", "b/app.yaml"}, Rel: true}
+	if got, want := p.NoFixtures(), "kitsoki test: no flow fixtures found (looked for <story>/flows/*.yaml in 2 stories)"; got != want {
+		t.Errorf("NoFixtures() = %q, want %q", got, want)
+	}
+}

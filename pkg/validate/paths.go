@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"kitsoki/internal/termsafe"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -85,10 +86,7 @@ func Expand(args []string, warn func(string)) ([]string, error) {
 		}
 		st, err := os.Stat(arg)
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("%s: no such file or directory", arg)
-			}
-			return nil, fmt.Errorf("%s: %v", arg, err)
+			return nil, StatError(arg, err, StoryArgFix)
 		}
 		if st.IsDir() {
 			manifest := filepath.Join(arg, StoryFile)
@@ -100,6 +98,9 @@ func Expand(args []string, warn func(string)) ([]string, error) {
 			}
 			out = append(out, filepath.Clean(manifest))
 			continue
+		}
+		if fe := AsFixture(arg); fe != nil {
+			return nil, fe
 		}
 		out = append(out, filepath.Clean(arg))
 	}
@@ -117,7 +118,10 @@ const maxWalkDepth = 64
 // or too long to open, of which warn (when set) hears once.
 func walk(root string, warn func(string)) ([]string, error) {
 	if _, err := os.Lstat(root); err != nil {
-		return nil, fmt.Errorf("%s: %v", root, err)
+		if s := siblingSuggestion(root); s != "" && errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such file or directory; %s", root, yamlnode.Meant(s+"/..."))
+		}
+		return nil, StatError(root, err, "give the directory to search below, as DIR/...")
 	}
 	var found, deep []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

@@ -62,10 +62,13 @@ func TestExpandErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ arg, want string }{
-		{filepath.Join(dir, "missing"), filepath.Join(dir, "missing") + ": no such file or directory"},
+		{filepath.Join(dir, "missing"), filepath.Join(dir, "missing") + ": no such file or directory; give a story directory, its app.yaml or DIR/... (every story below DIR)"},
 		{sub + "/...", sub + "/...: no app.yaml found below " + sub},
-		{filepath.Join(dir, "missing") + "/...", filepath.Join(dir, "missing") + ": lstat " + filepath.Join(dir, "missing") + ": no such file or directory"},
-		{filepath.Join(dir, "file", "x"), filepath.Join(dir, "file", "x") + ": stat " + filepath.Join(dir, "file", "x") + ": not a directory"},
+		{filepath.Join(dir, "missing") + "/...", filepath.Join(dir, "missing") + ": no such file or directory; give the directory to search below, as DIR/..."},
+		{filepath.Join(dir, "file", "x"), filepath.Join(dir, "file", "x") + ": not a directory"},
+		// a typo of a sibling is named, spelled as the argument was
+		{filepath.Join(dir, "emtpy"), filepath.Join(dir, "emtpy") + ": no such file or directory; did you mean `" + sub + "`?"},
+		{filepath.Join(dir, "emtpy") + "/...", filepath.Join(dir, "emtpy") + ": no such file or directory; did you mean `" + sub + "/...`?"},
 	} {
 		if _, err := Expand([]string{tc.arg}, nil); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: got %v, want %q", tc.arg, err, tc.want)
@@ -131,7 +134,7 @@ func TestWalkAgreesWithWalkDir(t *testing.T) {
 	if got, err := walk(dir, nil); err != nil || !slices.Equal(got, want) {
 		t.Fatalf("got %v %v, want %v", got, err, want)
 	}
-	if _, err := walk(filepath.Join(dir, "missing"), nil); err == nil || !strings.Contains(err.Error(), "missing: lstat ") {
+	if _, err := walk(filepath.Join(dir, "missing"), nil); err == nil || err.Error() != filepath.Join(dir, "missing")+": no such file or directory; give the directory to search below, as DIR/..." {
 		t.Fatalf("missing root: %v", err)
 	}
 }
