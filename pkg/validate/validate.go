@@ -146,13 +146,14 @@ func checkFile(f string, opts Options, stdin bool) checked {
 		st, ds = lint.Load(f, opts.Story)
 	}
 	var c checked
-	c.roots = []*safefile.Root{opts.Story.ManifestRoot(f)}
 	if st != nil {
-		c.roots = append(c.roots, storyRoots(st)...)
+		c.roots = storyRoots(st) // the top one first: the root the load read through
 		c.own = make(map[string]bool, len(st.Manifests))
 		for _, m := range st.Manifests {
 			c.own[m] = true
 		}
+	} else {
+		c.roots = []*safefile.Root{opts.Story.ManifestRoot(f)}
 	}
 	if opts.KeepStories {
 		c.model = st
