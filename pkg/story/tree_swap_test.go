@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestTreeStorySwappedOutReadsNothing: a story a DIR/... walk found was
@@ -18,9 +20,9 @@ import (
 func TestTreeStorySwappedOutReadsNothing(t *testing.T) {
 	base := t.TempDir()
 	outDir, outFile := filepath.Join(base, "outside"), filepath.Join(base, "outside.txt")
-	writeTreeFile(t, filepath.Join(outDir, ".git", "HEAD"), "")
-	writeTreeFile(t, filepath.Join(outDir, StoryFile), "app: {id: CANARY}\nroot: a\nstates: {a: {terminal: true, bogus_key: 1}}\n")
-	writeTreeFile(t, outFile, "x")
+	storytest.WriteFile(t, filepath.Join(outDir, ".git", "HEAD"), "")
+	storytest.WriteFile(t, filepath.Join(outDir, StoryFile), "app: {id: CANARY}\nroot: a\nstates: {a: {terminal: true, bogus_key: 1}}\n")
+	storytest.WriteFile(t, outFile, "x")
 	tree := filepath.Join(base, "tree")
 	var want string
 	for i, target := range []string{"", outDir, outFile, filepath.Join(base, "absent")} {
@@ -28,7 +30,7 @@ func TestTreeStorySwappedOutReadsNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		a := filepath.Join(tree, "a")
-		writeTreeFile(t, filepath.Join(a, StoryFile), "app: {id: inside}\nroot: a\nstates: {a: {terminal: true}}\n")
+		storytest.WriteFile(t, filepath.Join(a, StoryFile), "app: {id: inside}\nroot: a\nstates: {a: {terminal: true}}\n")
 		if target != "" {
 			if err := os.RemoveAll(a); err != nil {
 				t.Fatal(err)
@@ -57,15 +59,5 @@ func TestTreeStorySwappedOutReadsNothing(t *testing.T) {
 		} else if got != want {
 			t.Errorf("a swapped for a link to %s: findings\n%s\nwant, as for the directory:\n%s", target, got, want)
 		}
-	}
-}
-
-func writeTreeFile(t *testing.T, p, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

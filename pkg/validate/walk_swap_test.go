@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestWalkSkipsADirectorySwappedOut: a DIR/... walk listed each directory
@@ -16,23 +18,21 @@ import (
 func TestWalkSkipsADirectorySwappedOut(t *testing.T) {
 	base := t.TempDir()
 	outDir, outFile := filepath.Join(base, "outside"), filepath.Join(base, "outside.txt")
-	writeT(t, filepath.Join(outDir, StoryFile), deepManifest)
-	writeT(t, filepath.Join(outDir, "sub", StoryFile), deepManifest)
-	writeT(t, outFile, "x")
+	storytest.WriteFile(t, filepath.Join(outDir, StoryFile), deepManifest)
+	storytest.WriteFile(t, filepath.Join(outDir, "sub", StoryFile), deepManifest)
+	storytest.WriteFile(t, outFile, "x")
 	for _, target := range []string{outDir, outFile, filepath.Join(base, "absent"), "../outside"} {
 		tree := filepath.Join(t.TempDir(), "tree")
-		writeT(t, filepath.Join(tree, "a", "keep.txt"), "")
-		writeT(t, filepath.Join(tree, "b", StoryFile), deepManifest)
+		storytest.WriteFile(t, filepath.Join(tree, "a", "keep.txt"), "")
+		storytest.WriteFile(t, filepath.Join(tree, "b", StoryFile), deepManifest)
 		walkListing = func(rel string) {
 			if rel != "a" {
 				return
 			}
-			if err := os.RemoveAll(filepath.Join(tree, "a")); err != nil {
+			if err := os.RemoveAll(filepath.Join(tree, "a", "keep.txt")); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Symlink(target, filepath.Join(tree, "a")); err != nil {
-				t.Fatal(err)
-			}
+			swapOut(t, filepath.Join(tree, "a"), target)
 		}
 		got, err := Expand([]string{tree + "/..."}, nil)
 		walkListing = nil
@@ -42,15 +42,5 @@ func TestWalkSkipsADirectorySwappedOut(t *testing.T) {
 		if want := []string{filepath.Join(tree, "b", StoryFile)}; !slices.Equal(got, want) {
 			t.Errorf("a swapped for a link to %s while walked: found %v, want %v", target, got, want)
 		}
-	}
-}
-
-func writeT(t *testing.T, p, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
