@@ -3,10 +3,7 @@ package cmd
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"text/tabwriter"
 	"time"
 
@@ -32,6 +29,9 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
+			if traceLsListed != nil {
+				traceLsListed()
+			}
 			for i := range list {
 				list[i].AppID = sess.PeekAppID(list[i])
 			}
@@ -42,8 +42,10 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 				return nil
 			}
 			if len(list) == 0 {
-				if _, err := os.Stat(o.sessionsDir); errors.Is(err, fs.ErrNotExist) {
-					fmt.Fprintf(out, "no traces under %s (the directory does not exist; kitsoki run creates it, or pass --sessions-dir)\n", o.sessionsDir)
+				// From the open, never by the path again: the directory swapped
+				// for a link out since would tell what lies there.
+				if sess.Missing() {
+					fmt.Fprintf(out, "no traces under %s (the directory does not exist; kitsoki run creates it, or pass --sessions-dir)\n", termsafe.Line(o.sessionsDir))
 					return nil
 				}
 				fmt.Fprintf(out, "no traces under %s\n", termsafe.Line(o.sessionsDir))
@@ -60,6 +62,10 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 	c.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
 	return c
 }
+
+// traceLsListed, set only by tests, runs after trace ls has listed the
+// sessions directory, to swap it.
+var traceLsListed func()
 
 func humanSize(n int64) string {
 	switch {

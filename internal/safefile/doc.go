@@ -13,7 +13,8 @@
 // through it (a confined read through an os.Root: [Root], or
 // [ReadRootFile] and [OpenRootFile] on a root its caller opened,
 // [OpenRootDir] to list a directory in one, and [OpenDirRoot],
-// [OpenSubRoot] and [Root.OpenRoot] to open one as a root), so that /dev/zero cannot exhaust memory and a FIFO
+// [OpenSubRoot], [Root.OpenRoot] and [NewRootIn] to open one as a root,
+// [WalkRoot] to walk a tree), so that /dev/zero cannot exhaust memory and a FIFO
 // cannot hang a run. A Root's errors name
 // the path as its caller gave it, never where a symlink leads.
 package safefile

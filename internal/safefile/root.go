@@ -25,10 +25,11 @@ var ErrOutsideRoot = errors.New("outside the project root")
 // A Root opens its directory on first use and keeps it open until
 // [Root.Close]; it is safe for concurrent use.
 type Root struct {
-	dir  string
-	mu   sync.Mutex
-	r    *os.Root
-	real string // dir with its links followed, once found (realDir)
+	dir    string
+	parent *Root // when set, dir is opened through it (NewRootIn)
+	mu     sync.Mutex
+	r      *os.Root
+	real   string // dir with its links followed, once found (realDir)
 }
 
 // NewRoot returns the Root at dir, an absolute directory (made absolute
@@ -38,6 +39,17 @@ func NewRoot(dir string) *Root {
 		dir = abs
 	}
 	return &Root{dir: filepath.Clean(dir)}
+}
+
+// NewRootIn returns the Root at dir, a directory lexically inside tree,
+// whose directory is opened through a root of tree rather than by its
+// path: a symbolic link on the way leading out of tree, there when the
+// Root is made or swapped in later, is [ErrOutsideRoot] for every read
+// through it, whatever it leads to. Close closes both.
+func NewRootIn(tree, dir string) *Root {
+	sub := NewRoot(dir)
+	sub.parent = NewRoot(tree)
+	return sub
 }
 
 // Dir is the root's absolute, clean directory.
@@ -79,7 +91,14 @@ func (r *Root) open() (*os.Root, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.r == nil {
-		or, err := OpenDirRoot(r.dir)
+		var or *os.Root
+		var err error
+		if r.parent != nil {
+			or, err = r.parent.OpenRoot(r.dir)
+			r.parent.Close() // reopened if this root is, after a Close
+		} else {
+			or, err = OpenDirRoot(r.dir)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -106,6 +125,9 @@ func (r *Root) realDir() string {
 // Close closes the root's directory, if it is open; a later use opens it
 // again. A read under way keeps its own descriptor.
 func (r *Root) Close() error {
+	if r.parent != nil {
+		r.parent.Close()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.r == nil {
@@ -122,6 +144,18 @@ func (r *Root) Stat(p string) (fs.FileInfo, error) {
 	var fi fs.FileInfo
 	err := r.do(p, func(or *os.Root, rel string) (err error) {
 		fi, err = or.Stat(rel)
+		return err
+	})
+	return fi, err
+}
+
+// Lstat is os.Lstat of the absolute path p through the root: the last
+// name is not followed; a path leaving the root, or a symlink on the way
+// to the last name leading out, is [ErrOutsideRoot].
+func (r *Root) Lstat(p string) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := r.do(p, func(or *os.Root, rel string) (err error) {
+		fi, err = or.Lstat(rel)
 		return err
 	})
 	return fi, err

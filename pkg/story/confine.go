@@ -135,6 +135,77 @@ func (o Options) fallbackRoot(dir string) string {
 	return best
 }
 
+// treeHolding is the widest of opts.Trees that holds dir strictly below
+// it, as written; "" when none does.
+func (o Options) treeHolding(dir string) string {
+	best := ""
+	for _, t := range o.Trees {
+		abs, err := filepath.Abs(t)
+		if err != nil {
+			continue
+		}
+		abs = filepath.Clean(abs)
+		if rel, ok := safefile.NewRoot(abs).Rel(dir); ok && rel != "." && (best == "" || len(abs) < len(best)) {
+			best = abs
+		}
+	}
+	return best
+}
+
+// newRoot is the Root at dir: opened through the widest tree holding it
+// (a story a DIR/... walk found is read through the root the walk listed
+// it through, so a directory swapped for a link leading out of the tree
+// since is refused, whatever it leads to), else by its path.
+func (o Options) newRoot(dir string) *safefile.Root {
+	if t := o.treeHolding(dir); t != "" {
+		return safefile.NewRootIn(t, dir)
+	}
+	return safefile.NewRoot(dir)
+}
+
+// projectRoot is [ProjectRoot] of dir, the markers of the directories
+// strictly below a tree holding dir looked at through a root of that tree
+// (treeMarks): a directory on the way swapped for a link leading out of
+// the tree marks nothing, whatever lies where it leads.
+func (o Options) projectRoot(dir string) (string, bool) {
+	dir = filepath.Clean(dir)
+	t := o.treeHolding(dir)
+	if t == "" {
+		return ProjectRoot(dir)
+	}
+	tr := safefile.NewRoot(t)
+	defer tr.Close()
+	for d := range Ancestors(dir) {
+		if rel, ok := tr.Rel(d); ok && rel != "." {
+			if treeMarks(tr, d) {
+				return d, true
+			}
+		} else if marksProject(d) {
+			return d, true
+		}
+	}
+	return dir, false
+}
+
+// treeMarks is marksProject of d, a directory below the tree tr, looked at
+// through tr: a .git or .kitsoki that is a link marks, whether its target
+// exists or not; a .kitsoki directory is listed through tr.
+func treeMarks(tr *safefile.Root, d string) bool {
+	if _, err := tr.Lstat(filepath.Join(d, ".git")); err == nil {
+		return true
+	}
+	k := filepath.Join(d, ".kitsoki")
+	fi, err := tr.Lstat(k)
+	if err != nil || !fi.IsDir() {
+		return err == nil && fi.Mode()&fs.ModeSymlink != 0
+	}
+	ents, err := tr.ReadDir(k, 0)
+	if err != nil || len(ents) == 0 {
+		return true // unreadable: the name alone marks; empty: made by hand
+	}
+	return slices.ContainsFunc(ents, func(e fs.DirEntry) bool { return !slices.Contains(ownOutput, e.Name()) })
+}
+
 // rootFor is the project root of the story whose manifest is abs; a child
 // outside the importer's root (an @kitsoki/ source) gets its own.
 func (l *loader) rootFor(abs string) *safefile.Root {
@@ -147,7 +218,7 @@ func (l *loader) rootFor(abs string) *safefile.Root {
 	if r := l.roots[dir]; r != nil {
 		return r
 	}
-	r := safefile.NewRoot(dir)
+	r := l.opts.newRoot(dir)
 	l.roots[r.Dir()] = r
 	if l.root == nil {
 		l.root = r
@@ -162,7 +233,7 @@ func (o Options) rootDir(abs string, top bool) string {
 	if top && o.Root != "" {
 		return o.Root
 	}
-	dir, marked := ProjectRoot(filepath.Dir(abs))
+	dir, marked := o.projectRoot(filepath.Dir(abs))
 	if !marked {
 		dir = o.fallbackRoot(dir)
 	}
@@ -175,7 +246,7 @@ func (o Options) rootDir(abs string, top bool) string {
 // again after the load goes through it, never by its path.
 func (o Options) ManifestRoot(path string) *safefile.Root {
 	abs, _ := filepath.Abs(ManifestPath(path))
-	return safefile.NewRoot(o.rootDir(abs, true))
+	return o.newRoot(o.rootDir(abs, true))
 }
 
 // closeRoots closes what the load's roots opened (a root reopens on use).

@@ -83,6 +83,11 @@ func newSessions(dir string, r *os.Root, err error) (*Sessions, error) {
 	return &Sessions{Dir: dir, root: r}, nil
 }
 
+// Missing reports whether the directory did not exist when it was
+// opened: the answer of the open itself, so a caller never looks at the
+// path again (a link swapped in since would answer for what lies outside).
+func (s *Sessions) Missing() bool { return s.root == nil }
+
 // Close closes the directory.
 func (s *Sessions) Close() error {
 	if s.root == nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
@@ -113,53 +114,79 @@ func Expand(args []string, warn func(string)) ([]string, error) {
 // descends.
 const maxWalkDepth = 64
 
+// maxPathLen is the length from which a path is too long to open by its
+// name on Linux (PATH_MAX, with its NUL); a story found below a directory
+// named that long could not be loaded, so the walk skips it as too deep.
+const maxPathLen = 4096
+
 // walk returns the app.yaml files below root (symlinks not followed),
 // skipping hidden directories and node_modules, and directories too deep
-// or too long to open, of which warn (when set) hears once.
+// or too long to open, of which warn (when set) hears once. The tree is
+// listed through a root of root (safefile.WalkRoot): a directory swapped
+// for a symbolic link while it is walked is skipped, whatever lies where
+// the link leads, and nothing outside is listed.
 func walk(root string, warn func(string)) ([]string, error) {
-	if _, err := os.Lstat(root); err != nil {
+	fi, err := os.Lstat(root)
+	if err != nil {
 		if s := siblingSuggestion(root); s != "" && errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no such file or directory; %s", root, yamlnode.Meant(s+"/..."))
 		}
 		return nil, StatError(root, err, "give the directory to search below, as DIR/...")
 	}
+	if !fi.IsDir() { // a link or a file stands for itself, never followed
+		if filepath.Base(root) == StoryFile {
+			return []string{root}, nil
+		}
+		return nil, nil
+	}
+	top, err := safefile.OpenDirRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", root, err)
+	}
+	defer top.Close()
 	var found, deep []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	var failed error
+	err = safefile.WalkRoot(top, ".", func(rel string, d fs.DirEntry, err error) error {
+		p := filepath.Join(root, rel)
 		switch {
-		case err != nil && p != root && errors.Is(err, syscall.ENAMETOOLONG):
+		case err != nil && errors.Is(err, syscall.ENAMETOOLONG):
 			deep = append(deep, p)
 			return filepath.SkipDir
 		case err != nil:
 			if pe, ok := errors.AsType[*fs.PathError](err); ok {
 				err = pe.Err // it names the (maybe long) path again
 			}
-			return fmt.Errorf("%s: %v", termsafe.ShortPath(p), err)
+			failed = fmt.Errorf("%s: %v", termsafe.ShortPath(p), err)
+			return failed
 		case !d.IsDir():
 			if d.Name() == StoryFile {
 				found = append(found, p)
 			}
-		case p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
+		case strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules":
 			return filepath.SkipDir
-		case p != root && depthBelow(root, p) > maxWalkDepth:
+		case strings.Count(rel, string(filepath.Separator))+1 > maxWalkDepth || len(p) >= maxPathLen:
 			deep = append(deep, p)
 			return filepath.SkipDir
+		case walkListing != nil:
+			walkListing(rel)
 		}
 		return nil
 	})
+	if err != nil && err != failed { // listing the top
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			err = pe.Err
+		}
+		err = fmt.Errorf("%s: %v", termsafe.ShortPath(root), err)
+	}
 	if len(deep) > 0 && warn != nil {
 		warn(skippedDeep(root, deep))
 	}
 	return found, err
 }
 
-// depthBelow is how many directories p lies below root.
-func depthBelow(root, p string) int {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return 0
-	}
-	return strings.Count(rel, string(filepath.Separator)) + 1
-}
+// walkListing, set only by tests, runs as the walk is about to list the
+// directory rel below its root, to swap it.
+var walkListing func(rel string)
 
 // skippedDeep is the one warning about the directories a walk of root
 // skipped for their depth.

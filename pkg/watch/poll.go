@@ -2,8 +2,6 @@ package watch
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 )
@@ -14,7 +12,7 @@ const maxFiles = 100000
 // Poller is the Source of a platform without file events: it compares the
 // files below its roots (size, modification time) every interval.
 type Poller struct {
-	roots    []string
+	tops     []*top
 	clock    Clock
 	interval time.Duration
 	events   chan string
@@ -36,9 +34,14 @@ func NewPoller(roots []string, clock Clock, interval time.Duration) (*Poller, er
 	if clock == nil {
 		clock = RealClock{}
 	}
-	p := &Poller{roots: roots, clock: clock, interval: interval, events: make(chan string, 64), errs: make(chan error, 8), done: make(chan struct{})}
+	tops, err := openTops(roots)
+	if err != nil {
+		return nil, err
+	}
+	p := &Poller{tops: tops, clock: clock, interval: interval, events: make(chan string, 64), errs: make(chan error, 8), done: make(chan struct{})}
 	first, err := p.scan()
 	if err != nil {
+		closeTops(tops)
 		return nil, err
 	}
 	p.wg.Add(1)
@@ -54,6 +57,7 @@ func (p *Poller) Close() error {
 	p.once.Do(func() {
 		close(p.done)
 		p.wg.Wait()
+		closeTops(p.tops)
 	})
 	return nil
 }
@@ -102,30 +106,31 @@ func changes(prev, cur map[string]stamp) []string {
 	return out
 }
 
+// scan stamps every directory and file below the roots, listed and
+// looked at through the roots (walkTree): nothing outside is listed.
 func (p *Poller) scan() (map[string]stamp, error) {
-	dirs, err := walkDirs(p.roots, maxDirs)
-	if err != nil {
-		return nil, err
-	}
 	out := map[string]stamp{}
-	for _, d := range dirs {
-		out[d] = stamp{dir: true}
-		entries, err := os.ReadDir(d)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if e.IsDir() {
-				continue
+	dirs := 0
+	for _, t := range p.tops {
+		err := walkTree(t, ".", func(d walked) error {
+			out[d.path] = stamp{dir: true}
+			if dirs++; dirs > maxDirs {
+				return fmt.Errorf("more than %d directories below %s: name the story directories to watch", maxDirs, t.dir)
 			}
-			info, err := e.Info()
-			if err != nil {
-				continue
+			return nil
+		}, func(path, rel string) error {
+			info, err := t.root.Lstat(rel)
+			if err != nil || info.IsDir() {
+				return nil // vanished, or swapped since the listing
 			}
-			out[filepath.Join(d, e.Name())] = stamp{size: info.Size(), mod: info.ModTime()}
+			out[path] = stamp{size: info.Size(), mod: info.ModTime()}
 			if len(out) > maxFiles {
-				return nil, errTooMany
+				return errTooMany
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
