@@ -218,7 +218,12 @@ func TestSaveFixtureRefusals(t *testing.T) {
 // A run stopped while it waits out a state's timeout after its last
 // --intent says so, with the run's own error and what to save instead
 // (the save's error used to replace the run's with "the run failed").
+// The deadline is seconds, not milliseconds: the wait lasts a day, so a
+// deadline the run meets before it reaches the wait (a loaded machine
+// loading the story) would test another message; the test runs beside
+// the others while it waits.
 func TestSaveFixtureRunStoppedAtTimeout(t *testing.T) {
+	t.Parallel()
 	dir := writeStory(t, `app: {id: st}
 root: a
 intents:
@@ -231,7 +236,7 @@ states:
     timeout: {after: 1d, target: c}
   c: {terminal: true}
 `)
-	code, _, errOut := runCmd(t, "run", dir, "--intent", "go", "--timeout", "50ms",
+	code, _, errOut := runCmd(t, "run", dir, "--intent", "go", "--timeout", "5s",
 		"--trace", filepath.Join(t.TempDir(), "t.jsonl"), "--save-fixture", filepath.Join(dir, "f.yaml"))
 	for _, want := range []string{
 		`--save-fixture: the run was stopped before it ended (run interrupted while waiting 1d for the timeout of "b"`,
