@@ -19,10 +19,15 @@ func init() { register("trace", newTraceCmd) }
 // traceOpts are the flags every trace subcommand shares.
 type traceOpts struct {
 	sessionsDir string
+	// lsListed, when set (tests), runs after trace ls has listed the
+	// sessions directory, to swap it.
+	lsListed func()
 }
 
-func newTraceCmd() *cobra.Command {
-	o := &traceOpts{}
+func newTraceCmd() *cobra.Command { return traceCmd(&traceOpts{}) }
+
+// traceCmd is the trace command tree sharing o.
+func traceCmd(o *traceOpts) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "trace",
 		Short:   "Verify, read, summarise, export and replay JSONL traces",

@@ -29,8 +29,8 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
-			if traceLsListed != nil {
-				traceLsListed()
+			if o.lsListed != nil {
+				o.lsListed()
 			}
 			for i := range list {
 				list[i].AppID = sess.PeekAppID(list[i])
@@ -62,10 +62,6 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 	c.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
 	return c
 }
-
-// traceLsListed, set only by tests, runs after trace ls has listed the
-// sessions directory, to swap it.
-var traceLsListed func()
 
 func humanSize(n int64) string {
 	switch {

@@ -23,7 +23,7 @@ func TestTraceLsEmptyAnswerTellsNothingOutside(t *testing.T) {
 	lsAt := func(repo string, swapTo string) string {
 		t.Helper()
 		sess := filepath.Join(repo, ".kitsoki", "sessions")
-		traceLsListed = func() {
+		listed := func() {
 			if swapTo == "" {
 				return
 			}
@@ -34,9 +34,8 @@ func TestTraceLsEmptyAnswerTellsNothingOutside(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		defer func() { traceLsListed = nil }()
 		t.Chdir(repo)
-		c := newTraceCmd()
+		c := traceCmd(&traceOpts{lsListed: listed})
 		var out, errOut bytes.Buffer
 		c.SetOut(&out)
 		c.SetErr(&errOut)
@@ -62,6 +61,9 @@ func TestTraceLsEmptyAnswerTellsNothingOutside(t *testing.T) {
 	for _, target := range []string{outFile, filepath.Join(base, "absent"), outDir} {
 		repo := newRepo()
 		got := lsAt(repo, target)
+		if fi, err := os.Lstat(filepath.Join(repo, ".kitsoki", "sessions")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("the sessions directory was never swapped for the link to %s", target)
+		}
 		if got != "no traces under "+filepath.Join(repo, ".kitsoki", "sessions")+"\n" {
 			t.Errorf("sessions directory swapped for a link to %s after the listing: %q, want the empty directory's answer", target, got)
 		}

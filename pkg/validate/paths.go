@@ -126,6 +126,12 @@ const maxPathLen = 4096
 // for a symbolic link while it is walked is skipped, whatever lies where
 // the link leads, and nothing outside is listed.
 func walk(root string, warn func(string)) ([]string, error) {
+	return walkHooked(root, warn, nil)
+}
+
+// walkHooked is walk; listing, when set (tests), runs as the walk is about
+// to list the directory rel below root, to swap it.
+func walkHooked(root string, warn func(string), listing func(rel string)) ([]string, error) {
 	fi, err := os.Lstat(root)
 	if err != nil {
 		if s := siblingSuggestion(root); s != "" && errors.Is(err, fs.ErrNotExist) {
@@ -167,8 +173,8 @@ func walk(root string, warn func(string)) ([]string, error) {
 		case strings.Count(rel, string(filepath.Separator))+1 > maxWalkDepth || len(p) >= maxPathLen:
 			deep = append(deep, p)
 			return filepath.SkipDir
-		case walkListing != nil:
-			walkListing(rel)
+		case listing != nil:
+			listing(rel)
 		}
 		return nil
 	})
@@ -183,10 +189,6 @@ func walk(root string, warn func(string)) ([]string, error) {
 	}
 	return found, err
 }
-
-// walkListing, set only by tests, runs as the walk is about to list the
-// directory rel below its root, to swap it.
-var walkListing func(rel string)
 
 // skippedDeep is the one warning about the directories a walk of root
 // skipped for their depth.

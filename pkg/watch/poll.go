@@ -31,10 +31,15 @@ type stamp struct {
 // NewPoller takes the first look at roots and polls every interval on
 // clock (nil: the wall clock).
 func NewPoller(roots []string, clock Clock, interval time.Duration) (*Poller, error) {
+	return newPoller(roots, clock, interval, hooks{})
+}
+
+// newPoller is NewPoller with h at its swap points.
+func newPoller(roots []string, clock Clock, interval time.Duration, h hooks) (*Poller, error) {
 	if clock == nil {
 		clock = RealClock{}
 	}
-	tops, err := openTops(roots)
+	tops, err := openTops(roots, h)
 	if err != nil {
 		return nil, err
 	}

@@ -35,12 +35,23 @@ const maxDirs = 10000
 // is not watched, and no change is told under a directory that is no
 // longer the one walked.
 func Open(roots []string, clock Clock, interval time.Duration) (Source, error) {
-	return open(roots, clock, interval, maxDirs)
+	return open(roots, clock, interval, maxDirs, hooks{})
 }
 
-// open is Open watching at most most directories (tests lower it).
-func open(roots []string, clock Clock, interval time.Duration, most int) (Source, error) {
-	tops, err := openTops(roots)
+// hooks run at the points a test swaps a directory for a link; the
+// product sets none.
+type hooks struct {
+	// listing runs as a walk has looked at the directory path and is
+	// about to list it.
+	listing func(path string)
+	// beforeAdd runs before a walked directory's watch is added.
+	beforeAdd func(path string)
+}
+
+// open is Open watching at most most directories (tests lower it), with
+// h at its swap points.
+func open(roots []string, clock Clock, interval time.Duration, most int, h hooks) (Source, error) {
+	tops, err := openTops(roots, h)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +66,7 @@ func open(roots []string, clock Clock, interval time.Duration, most int) (Source
 	if err != nil {
 		closeTops(tops)
 		if errors.Is(err, errors.ErrUnsupported) {
-			return NewPoller(roots, clock, interval)
+			return newPoller(roots, clock, interval, h)
 		}
 		return nil, fmt.Errorf("watching files: %v", err)
 	}
@@ -73,8 +84,9 @@ func open(roots []string, clock Clock, interval time.Duration, most int) (Source
 
 // top is a watched root, open: its tree is listed and looked at through it.
 type top struct {
-	dir  string // absolute
-	root *os.Root
+	dir   string // absolute
+	root  *os.Root
+	hooks hooks
 }
 
 // walked is a directory a walk listed: its path, where it lies in its
@@ -95,7 +107,7 @@ func (d walked) same() bool {
 
 // openTops opens each root (a file stands for its directory) by its name:
 // the roots are the operator's.
-func openTops(roots []string) ([]*top, error) {
+func openTops(roots []string, h hooks) ([]*top, error) {
 	var tops []*top
 	for _, r := range roots {
 		abs, err := filepath.Abs(r)
@@ -113,7 +125,7 @@ func openTops(roots []string) ([]*top, error) {
 			closeTops(tops)
 			return nil, err
 		}
-		tops = append(tops, &top{dir: abs, root: or})
+		tops = append(tops, &top{dir: abs, root: or, hooks: h})
 	}
 	return tops, nil
 }
@@ -154,10 +166,6 @@ func (n *notifier) Close() error {
 	return err
 }
 
-// beforeAdd, set only by tests, runs before a walked directory's watch
-// is added, to swap it.
-var beforeAdd func(path string)
-
 // add watches d by its path, then looks through d's top that the path is
 // still the directory walked, and removes the watch when it is not
 // (fsnotify follows links and has no way to add through a descriptor): a
@@ -167,8 +175,8 @@ func (n *notifier) add(d walked) error {
 	if _, ok := n.dirs[d.path]; ok {
 		return nil
 	}
-	if beforeAdd != nil {
-		beforeAdd(d.path)
+	if h := d.top.hooks.beforeAdd; h != nil {
+		h(d.path)
 	}
 	err := n.w.Add(d.path)
 	if !d.same() {
@@ -297,10 +305,6 @@ func walkDirs(t *top, rel string, out []walked, most int) ([]walked, error) {
 // errNotDir is a path walked that is not a directory (a new file).
 var errNotDir = errors.New("not a directory")
 
-// walkListing, set only by tests, runs as a walk has looked at the
-// directory path and is about to list it, to swap it.
-var walkListing func(path string)
-
 // walkTree calls onDir for the directory rel of t and every directory
 // below it, and onFile (when set) for every other entry, all listed
 // through t's root (safefile.WalkRoot): a directory swapped for a link
@@ -335,8 +339,8 @@ func walkTree(t *top, rel string, onDir func(walked) error, onFile func(path, re
 		if err != nil || !fi.IsDir() {
 			return fs.SkipDir // swapped since the listing
 		}
-		if walkListing != nil {
-			walkListing(p)
+		if h := t.hooks.listing; h != nil {
+			h(p)
 		}
 		return onDir(walked{path: p, top: t, rel: child, info: fi})
 	})

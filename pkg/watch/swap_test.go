@@ -74,13 +74,11 @@ func TestWatchRefusesADirectorySwappedOut(t *testing.T) {
 		if err := os.Mkdir(a, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		beforeAdd = func(p string) {
+		src, err := open([]string{root}, RealClock{}, time.Second, maxDirs, hooks{beforeAdd: func(p string) {
 			if p == a {
 				swapOutside(t, a, target)
 			}
-		}
-		src, err := Open([]string{root}, RealClock{}, time.Second)
-		beforeAdd = nil
+		}})
 		if err != nil {
 			t.Fatalf("a swapped for a link to %s: %v", target, err)
 		}
@@ -114,17 +112,19 @@ func TestPollerRefusesADirectorySwappedOut(t *testing.T) {
 		if err := os.Mkdir(a, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		walkListing = func(p string) {
-			if p == a {
-				walkListing = nil
+		swapped := false
+		clock := newFakeClock()
+		p, err := newPoller([]string{root}, clock, time.Second, hooks{listing: func(p string) {
+			if p == a && !swapped {
+				swapped = true
 				swapOutside(t, a, target)
 			}
-		}
-		clock := newFakeClock()
-		p, err := NewPoller([]string{root}, clock, time.Second)
-		walkListing = nil
+		}})
 		if err != nil {
 			t.Fatalf("a swapped for a link to %s: %v", target, err)
+		}
+		if !swapped {
+			t.Fatal("the walk never reached a: nothing was swapped")
 		}
 		clock.waitTimer(t)
 		marker := filepath.Join(root, "marker")

@@ -278,7 +278,7 @@ func TestLoopBatchBounded(t *testing.T) {
 // (a tool making directories without end used to add a watch for each).
 func TestOpenWatchesAtMostTheCap(t *testing.T) {
 	root := t.TempDir()
-	src, err := open([]string{root}, RealClock{}, time.Second, 3)
+	src, err := open([]string{root}, RealClock{}, time.Second, 3, hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
