@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -66,6 +67,9 @@ func (s *runSave) finish(ctx context.Context, out io.Writer, ld *compose.Loaded,
 	if err != nil {
 		if i := interruptedBy(ctx); i != nil {
 			return interruptedError(i, "run --save-fixture", "the run ended, but the save was cut short; no fixture saved")
+		}
+		if res.Outcome == engine.OutcomeFailed && f.timeout > 0 && errors.Is(res.Err, context.DeadlineExceeded) {
+			return findingf("%v (--timeout %s reached)", err, f.timeout) // as a run without --save-fixture says (runStatus)
 		}
 		return findingf("%v", err)
 	}

@@ -247,3 +247,16 @@ states:
 		}
 	}
 }
+
+// A run --timeout stops in the middle of a turn says, with --save-fixture
+// as without it, that the --timeout was reached (the save's message used
+// to show only "context deadline exceeded").
+func TestSaveFixtureRunStoppedByTimeoutFlag(t *testing.T) {
+	t.Parallel()
+	dir := writeStory(t, slowStory)
+	code, _, errOut := runCmd(t, "run", dir, "--timeout", "300ms",
+		"--trace", filepath.Join(t.TempDir(), "t.jsonl"), "--save-fixture", filepath.Join(dir, "f.yaml"))
+	if code != exitFinding || !strings.Contains(errOut, "--save-fixture: the run was stopped before it ended") || !strings.Contains(errOut, "(--timeout 300ms reached)") {
+		t.Errorf("exit %d, want %d naming the --timeout reached:\n%s", code, exitFinding, errOut)
+	}
+}
