@@ -36,7 +36,7 @@ func checkStoryArg(path string) error {
 		// Lstat, as validate.Expand: a link out is refused by the load
 		// whether its target exists or not
 		if _, err := os.Lstat(filepath.Join(path, validate.StoryFile)); err != nil {
-			return usagef("%s: not a story directory (no %s); pass a story directory or its %s", path, validate.StoryFile, validate.StoryFile)
+			return usagef("%s: not a story directory (no %s); %s", path, validate.StoryFile, runStoryFix)
 		}
 	}
 	if fe := validate.AsFixture(path); fe != nil {
